@@ -1,0 +1,43 @@
+# Two commands do everything on a fresh machine: `make report` and `make test`.
+PYTHON ?= python3
+VENV   := .venv
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.installed
+CORE   := $(wildcard menorca_sim/core/*.py menorca_sim/core/*.pxd)
+BUILT  := .build-stamp
+
+.PHONY: test test-slow report bench fuzz build clean
+
+# The venv holds the package installed in editable mode with its test and dask extras.
+$(STAMP): pyproject.toml setup.py
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[test,dask]'
+	touch $(STAMP)
+
+# Compile the core in place (serialised: several shells may build at once).
+$(BUILT): $(STAMP) $(CORE) setup.py
+	flock .build.lock $(PY) setup.py -q build_ext --inplace
+	touch $(BUILT)
+
+build: $(BUILT)
+
+test: $(BUILT)
+	$(PY) -m pytest -q
+
+test-slow: $(BUILT)
+	$(PY) -m pytest -q -m slow
+
+report: $(BUILT)
+	$(VENV)/bin/menorca-sim report-default
+
+bench: $(BUILT)
+	$(PY) benchmarks/run.py
+
+fuzz: $(BUILT)
+	$(VENV)/bin/menorca-sim fuzz
+
+clean:
+	rm -rf build $(BUILT) .build.lock .pytest_cache .hypothesis
+	find menorca_sim -name '*.so' -delete -o -name '*.c' -path '*core*' -delete
+	find . -name __pycache__ -type d -prune -exec rm -rf {} +

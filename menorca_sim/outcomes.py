@@ -1,0 +1,93 @@
+"""The outcome record schema: what one finished game leaves behind, as tidy rows of
+five tables (games, players, companies, auctions, errors). Everything a report shows
+is computed from these tables."""
+from __future__ import annotations
+
+import pyarrow as pa
+
+_LIST_STR = pa.list_(pa.string())
+_LIST_INT = pa.list_(pa.int64())
+
+GAMES = pa.schema([
+    ("game_id", pa.int64()),          # unique within an experiment, stable across runs
+    ("variant", pa.string()),         # rule variant name ("" when the experiment has none)
+    ("cell", pa.string()),            # e.g. "p3|Ramaders+Artesans"
+    ("game_index", pa.int64()),       # index of the game within its cell
+    ("seed", pa.int64()),             # the game's seed (same across variants)
+    ("players", pa.int64()),
+    ("minors", _LIST_STR),            # the two minors drawn
+    ("legacies", _LIST_STR),          # legacies in play
+    ("events", _LIST_STR),            # event card per epoch revealed
+    ("policies", _LIST_STR),          # policy name per seat
+    ("srs", pa.int64()),              # stock rounds played
+    ("ors", pa.int64()),              # operating rounds played
+    ("phase", pa.string()),           # final phase
+    ("epoch", pa.int64()),            # final epoch
+    ("end_reason", pa.string()),      # bank | bankruptcy | conquest | cap
+    ("bank", pa.int64()),             # bank cash at the end
+    ("winners", _LIST_INT),           # winning seats (several on a shared win)
+    ("actions", pa.int64()),          # actions applied
+    ("duration_s", pa.float64()),     # wall time to play the game
+])
+
+PLAYERS = pa.schema([
+    ("game_id", pa.int64()),
+    ("variant", pa.string()),
+    ("seat", pa.int64()),             # 0-based seat; seat 0 holds the start marker before the auction
+    ("policy", pa.string()),          # full policy name, e.g. "heuristic+value_bidder(premium=0.2)"
+    ("auction_strategy", pa.string()),
+    ("wealth", pa.int64()),           # cash + certificate value
+    ("cash", pa.int64()),
+    ("cert_value", pa.int64()),
+    ("rank", pa.int64()),             # 1 = best; tied players share a rank
+    ("win_share", pa.float64()),      # 1/k for each of k tied winners, else 0
+    ("legacies", _LIST_STR),          # legacies bought at auction
+    ("legacy_prices", _LIST_INT),     # what was paid for each
+])
+
+COMPANIES = pa.schema([
+    ("game_id", pa.int64()),
+    ("variant", pa.string()),
+    ("company", pa.string()),
+    ("started", pa.bool_()),
+    ("floated", pa.bool_()),          # operated at least once
+    ("par", pa.int64()),              # null when never started
+    ("final_price", pa.int64()),      # null when never started
+    ("revenue_total", pa.int64()),    # route revenue over the game
+    ("dividends_paid", pa.int64()),   # paid out to holders
+    ("vehicles_bought", pa.int64()),
+    ("stations", pa.int64()),         # on the map at the end
+    ("market_markers", pa.int64()),   # placed for it
+    ("bankrupt", pa.bool_()),
+])
+
+AUCTIONS = pa.schema([
+    ("game_id", pa.int64()),
+    ("variant", pa.string()),
+    ("legacy", pa.string()),
+    ("price", pa.int64()),            # paid
+    ("min_price", pa.int64()),        # printed minimum
+    ("drops", pa.int64()),            # price drops of 5 R. before the sale
+    ("buyer_seat", pa.int64()),
+    ("buyer_policy", pa.string()),
+    ("reservations", pa.int64()),     # reservation bids placed on it
+    ("income_earned", pa.int64()),    # income paid to its owners before it closed
+])
+
+ERRORS = pa.schema([
+    ("game_id", pa.int64()),
+    ("variant", pa.string()),
+    ("cell", pa.string()),
+    ("seed", pa.int64()),
+    ("policies", _LIST_STR),
+    ("error", pa.string()),           # one line: type and message
+    ("traceback", pa.string()),
+])
+
+TABLES: dict[str, pa.Schema] = {
+    "games": GAMES,
+    "players": PLAYERS,
+    "companies": COMPANIES,
+    "auctions": AUCTIONS,
+    "errors": ERRORS,
+}
