@@ -20,6 +20,7 @@ from menorca_sim.rules.reader import Table
 DEFAULT_RULESET = "menorca_v11.toml"
 
 VEHICLE_KINDS = ("ship", "cart")
+MARKET_FLAGS = "poyb"  # par, orange, yellow, bankruptcy
 COMPANY_KINDS = ("major", "minor", "merged")
 EFFECTS = ("none", "revenue_bonus", "close_legacies", "end_after_set")
 ABILITIES = (
@@ -38,7 +39,7 @@ def load_ruleset(path: str | Path | None = None, overrides: Mapping[str, Any] | 
     `overrides` maps dotted key paths to values, e.g. {"vehicles.xebec.price": 90};
     they are applied to the parsed file before validation."""
     path = Path(path) if path is not None else default_ruleset_path()
-    file = path.name
+    file = path.name or str(path)
     try:
         raw_bytes = path.read_bytes()
     except OSError as exc:
@@ -56,19 +57,20 @@ def load_ruleset(path: str | Path | None = None, overrides: Mapping[str, Any] | 
 
 
 def apply_overrides(file: str, data: dict, overrides: Mapping[str, Any]) -> dict:
-    """Set each dotted key path; the path must already exist in the file (no typos)."""
+    """Set each dotted key path (list items by index, e.g. "phases.0.limit"); the path
+    must already exist in the file, so a typo never adds a key that nothing reads."""
     data = copy.deepcopy(data)
     for dotted, value in overrides.items():
-        parts = dotted.split(".")
+        parts = str(dotted).split(".")
         node: Any = data
         for depth, part in enumerate(parts):
-            key = ".".join(parts[: depth + 1])
+            where = ".".join(parts[:depth]) or "the file"
             if isinstance(node, list):
                 if not part.isdigit() or int(part) >= len(node):
-                    raise RulesetError(file, f"overrides[{dotted}]", f"no list index {part!r} at {key}")
+                    raise RulesetError(file, dotted, f"override names no item {part!r} in {where}")
                 part = int(part)
             elif not isinstance(node, dict) or part not in node:
-                raise RulesetError(file, f"overrides[{dotted}]", f"no such key {key}")
+                raise RulesetError(file, dotted, f"override names no key {part!r} in {where}")
             if depth == len(parts) - 1:
                 node[part] = value
             else:
@@ -103,7 +105,7 @@ def _companies(root: Table) -> dict[str, m.Company]:
     companies = {}
     for cid, t in root.table("companies").children():
         kind = t.str("kind", choices=COMPANY_KINDS)
-        common = {"name", "kind", "stations", "certificates", "operate_percent"}
+        common = {"name", "kind", "stations", "certificates", "operate_percent", "vehicle_kinds"}
         extra = {
             "major": {"home", "available_epoch", "marked", "markers"},
             "minor": {"home", "available_epoch", "goods", "goods_markers", "par"},
@@ -113,21 +115,29 @@ def _companies(root: Table) -> dict[str, m.Company]:
         certs = t.int_list("certificates", minimum=1)
         if not certs:
             raise t.fail("certificates", "expected at least one certificate")
+        formed = t.int("formed_epoch", minimum=1) if kind == "merged" else None
+        vehicle_kinds = t.str_list("vehicle_kinds")
+        for vk in vehicle_kinds:
+            if vk not in VEHICLE_KINDS:
+                raise t.fail("vehicle_kinds", f"unknown vehicle kind {vk!r} (expected {', '.join(VEHICLE_KINDS)})")
+        if not vehicle_kinds:
+            raise t.fail("vehicle_kinds", "expected at least one vehicle kind")
         companies[cid] = m.Company(
             id=cid,
             name=t.str("name"),
             kind=kind,
             home=t.str("home") if kind != "merged" else None,
             stations=t.int("stations", minimum=1),
-            available_epoch=t.int("available_epoch", 1, minimum=1),
+            available_epoch=t.int("available_epoch", minimum=1) if kind != "merged" else formed,
             operate_percent=t.int("operate_percent", minimum=1),
             certificates=certs,
-            marked=t.int("marked", 0, minimum=0),
-            markers=t.int("markers", 0, minimum=0),
-            goods=t.opt_str("goods"),
-            goods_markers=t.int("goods_markers", 0, minimum=0),
+            marked=t.int("marked", minimum=0) if kind == "major" else 0,
+            markers=t.int("markers", minimum=0) if kind == "major" else 0,
+            goods=t.str("goods") if kind == "minor" else None,
+            goods_markers=t.int("goods_markers", minimum=0) if kind == "minor" else 0,
             par=t.int("par", minimum=1) if kind == "minor" else None,
-            formed_epoch=t.int("formed_epoch", minimum=1) if kind == "merged" else None,
+            formed_epoch=formed,
+            vehicle_kinds=vehicle_kinds,
         )
     return companies
 
@@ -140,13 +150,22 @@ def _market(root: Table) -> tuple[tuple[m.MarketCell | None, ...], ...]:
     for r, text in enumerate(rows):
         cells: list[m.MarketCell | None] = []
         for c, token in enumerate(text.split()):
-            if token in ("-", '""'):
+            if token == "-":
                 cells.append(None)
                 continue
-            digits = token.rstrip("poyb")
+            digits = token.rstrip(MARKET_FLAGS)
             flags = token[len(digits):]
+            problem = None
             if not digits.isdigit():
-                raise t.fail(f"rows[{r}]", f"cell {c} {token!r} is not a value with flags p, o, y, b")
+                problem = f"is not a value with flags {', '.join(MARKET_FLAGS)} (or - for no cell)"
+            elif len(set(flags)) != len(flags):
+                problem = "repeats a flag"
+            elif "o" in flags and "y" in flags:
+                problem = "cannot be both orange (o) and yellow (y)"
+            elif "b" in flags and "p" in flags:
+                problem = "cannot be both a bankruptcy (b) and a par (p) cell"
+            if problem:
+                raise t.fail(f"rows[{r}]", f"cell {c} {token!r} {problem}")
             cells.append(m.MarketCell(int(digits), "p" in flags, "o" in flags, "y" in flags, "b" in flags))
         grid.append(tuple(cells))
     return tuple(grid)
@@ -191,7 +210,7 @@ def _map(root: Table) -> m.MapData:
     offboards = {}
     for name, o in t.table("offboards").children():
         o.only({"hex", "revenue"})
-        offboards[name] = m.Offboard(name, o.str("hex"), o.int_list("revenue", minimum=0, length=4))
+        offboards[name] = m.Offboard(name, o.str("hex"), o.int_list("revenue", minimum=0))
     lanes = []
     for i, text in enumerate(t.str_list("lanes")):
         ends = text.split("-")
@@ -240,6 +259,7 @@ def parse_ruleset(root: Table, source: str, digest: str, overrides: dict) -> m.R
                "epochs", "events", "vehicles", "operating", "stock", "market", "markers", "end",
                "legacies", "map", "tiles"})
     meta = root.table("meta")
+    meta.only({"name", "description"})
     bank = root.table("bank")
     bank.only({"cash"})
 
@@ -256,7 +276,7 @@ def parse_ruleset(root: Table, source: str, digest: str, overrides: dict) -> m.R
     s = root.table("setup")
     s.only({"minors_in_play", "legacies", "fixed_legacies", "start_player"})
     setup = m.SetupRules(s.int("minors_in_play", minimum=1), s.str("legacies", choices=("random", "fixed")),
-                         s.str_list("fixed_legacies", []), s.int("start_player", 0, minimum=0))
+                         s.str_list("fixed_legacies", []), s.int("start_player", minimum=0))
 
     a = root.table("auction")
     a.only({"price_drop", "min_price", "reservation_step", "contest_step", "free_at_zero"})
@@ -273,6 +293,8 @@ def parse_ruleset(root: Table, source: str, digest: str, overrides: dict) -> m.R
     for t in root.tables("phases"):
         t.only({"name", "epoch", "tiles", "limit", "ors"})
         colours = t.str_list("tiles")
+        if not colours:
+            raise t.fail("tiles", "expected at least one tile colour")
         for c in colours:
             if c not in m.COLOURS:
                 raise t.fail("tiles", f"unknown tile colour {c!r} (expected {', '.join(m.COLOURS)})")
@@ -282,7 +304,10 @@ def parse_ruleset(root: Table, source: str, digest: str, overrides: dict) -> m.R
     epochs = []
     for t in root.tables("epochs"):
         t.only({"number", "events", "legacies_close"})
-        epochs.append(m.Epoch(t.int("number", minimum=1), t.str_list("events"), t.bool("legacies_close", False)))
+        events_ = t.str_list("events")
+        if not events_:
+            raise t.fail("events", "expected at least one candidate event")
+        epochs.append(m.Epoch(t.int("number", minimum=1), events_, t.bool("legacies_close")))
 
     events = {}
     for eid, t in root.table("events").children():
@@ -298,7 +323,9 @@ def parse_ruleset(root: Table, source: str, digest: str, overrides: dict) -> m.R
     for vid, t in root.table("vehicles").children():
         t.only({"kind", "range", "price", "count", "phase", "retire"})
         count_raw = t.raw("count")
-        count = None if count_raw == "unlimited" else t.int("count", minimum=1)
+        if count_raw != "unlimited" and (isinstance(count_raw, bool) or not isinstance(count_raw, int) or count_raw < 1):
+            raise t.fail("count", f'expected a positive integer or "unlimited", got {count_raw!r}')
+        count = None if count_raw == "unlimited" else count_raw
         vehicles[vid] = m.Vehicle(vid, t.str("kind", choices=VEHICLE_KINDS), t.int("range", minimum=2),
                                   t.int("price", minimum=1), count, t.str("phase"), t.opt_str("retire"))
 
@@ -319,6 +346,7 @@ def parse_ruleset(root: Table, source: str, digest: str, overrides: dict) -> m.R
         company_legacy_purchase_phase=o.str("company_legacy_purchase_phase"),
         company_legacy_price_percent=o.int_list("company_legacy_price_percent", minimum=0, length=2),
         cart_port_rule=o.str("cart_port_rule", choices=("station",)),
+        order_tie=o.str("order_tie", choices=("right_up_first",)),
     )
     o.only(m.OperatingRules.__dataclass_fields__)
 
@@ -330,7 +358,7 @@ def parse_ruleset(root: Table, source: str, digest: str, overrides: dict) -> m.R
 
     mk = root.table("markers")
     mk.only(m.MarkerRules.__dataclass_fields__)
-    markers = m.MarkerRules(mk.int("market_bonus", minimum=0), mk.int_list("goods_payment", minimum=0, length=4),
+    markers = m.MarkerRules(mk.int("market_bonus", minimum=0), mk.int_list("goods_payment", minimum=0),
                             mk.str("goods_pay_before_merger", choices=("minor", "none")),
                             mk.int("offboard_cap", minimum=0))
 
@@ -339,11 +367,14 @@ def parse_ruleset(root: Table, source: str, digest: str, overrides: dict) -> m.R
     end = m.EndRules(en.str("bank_broken_finish", choices=("or",)), en.str("bankruptcy_finish", choices=("or",)),
                      en.int("max_ors", minimum=1), en.str("tie_break", choices=("cash",)))
 
+    # A legacy closes at its own close_epoch, else when the first legacies_close epoch begins.
+    default_close = next((e.number for e in epochs if e.legacies_close), None)
     legacies = {}
     for lid, t in root.table("legacies").children():
-        t.only({"name", "price", "income", "ability"})
+        t.only({"name", "price", "income", "ability", "close_epoch"})
         legacies[lid] = m.Legacy(lid, t.str("name"), t.int("price", minimum=0), t.int("income", minimum=0),
-                                 _ability(t.table("ability")))
+                                 _ability(t.table("ability")),
+                                 t.int("close_epoch", minimum=1) if "close_epoch" in t.data else default_close)
 
     return m.Ruleset(
         name=meta.str("name"),

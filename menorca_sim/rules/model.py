@@ -24,8 +24,8 @@ class Company:
     name: str
     kind: str  # "major" | "minor" | "merged" (RADM)
     home: str | None  # node name of the home station (None for RADM)
-    stations: int  # ports/manufactories in supply, home included
-    available_epoch: int  # players may start it from this epoch (majors, minors)
+    stations: int  # ports/manufactories in supply, home included (merged: besides the inherited homes)
+    available_epoch: int  # players may start it from this epoch (majors, minors); merged: formed_epoch
     operate_percent: int  # percent that must be sold before it operates
     certificates: tuple[int, ...]  # percent of each certificate; index 0 is the Trust Family one for majors
     marked: int = 0  # majors: how many 10 % certificates carry a market marker
@@ -34,6 +34,7 @@ class Company:
     goods_markers: int = 0  # minors: goods markers in supply
     par: int | None = None  # minors: fixed par value
     formed_epoch: int | None = None  # merged: epoch at whose start it is formed
+    vehicle_kinds: tuple[str, ...] = ("ship", "cart")  # vehicles.*.kind it may own (key vehicle_kinds)
 
 
 @dataclass(frozen=True)
@@ -97,6 +98,8 @@ class Legacy:
     price: int  # minimum price at auction
     income: int  # paid to its owner at the start of every OR
     ability: Ability
+    close_epoch: int | None = None  # closes when this epoch begins: legacies.X.close_epoch,
+    #   else the first epoch with legacies_close = true; None = never. The engine reads this.
 
 
 @dataclass(frozen=True)
@@ -185,6 +188,7 @@ class OperatingRules:
     company_legacy_purchase_phase: str
     company_legacy_price_percent: tuple[int, int]
     cart_port_rule: str  # "station"
+    order_tie: str = "right_up_first"  # equal market values: further right, then higher, then first there
 
 
 @dataclass(frozen=True)
