@@ -1,0 +1,525 @@
+"""Legal routes and the exact best assignment of a company's vehicles to them (issue 4).
+
+Method: for each vehicle kind (ships use only sea lanes, carts only roads, so the two
+kinds never compete for track and are solved apart), enumerate every legal route once
+for the longest range of that kind: a depth-first walk over the lane or road graph with
+a bitmask of used track units (ship walks that can no longer reach one of the company's
+ports within range are cut, by a breadth-first distance bound). Then a branch and bound assigns one route (or none) to
+each vehicle: vehicles by range, longest first; candidates by revenue, highest first;
+the bound is the current revenue plus, per remaining vehicle, the best route its range
+allows. Identical vehicles take candidates in increasing order (symmetry). Nothing is
+capped or timed out, so the result is the optimum; ties keep the first plan found in
+this fixed order, so both the compiled and the pure module return the same plan."""
+from __future__ import annotations
+
+from array import array
+
+import cython
+
+from menorca_sim.core.track import PORT
+from menorca_sim.rules.model import COLOURS
+
+# Vertex flags for one search.
+REVENUE = cython.declare(cython.int, 1)  # a route may end here (a node or an offboard)
+PASS = cython.declare(cython.int, 2)  # a route may continue through it
+FORBID = cython.declare(cython.int, 4)  # a route may never enter it
+OWN = cython.declare(cython.int, 8)  # holds the company's own station that every route must include
+FAR = cython.declare(cython.int, 1 << 20)  # "unreachable" distance
+
+
+class RevenueContext:
+    """What a company's routes earn besides the map: see core-interfaces.md."""
+
+    def __init__(self, epoch: int, node_bonus: dict[str, int] | None = None,
+                 market_markers: dict[str, int] | None = None, market_bonus: int = 0,
+                 goods_markers: dict[str, int] | None = None) -> None:
+        self.epoch = epoch
+        self.node_bonus = dict(node_bonus or {})
+        self.market_markers = dict(market_markers or {})
+        self.market_bonus = market_bonus
+        self.goods_markers = dict(goods_markers or {})
+
+
+class Route:
+    def __init__(self, vehicle: str, kind: str, hexes: list[str], nodes: list[str], revenue: int) -> None:
+        self.vehicle = vehicle
+        self.kind = kind
+        self.hexes = hexes
+        self.nodes = nodes
+        self.revenue = revenue
+
+    def as_dict(self) -> dict:
+        return {"vehicle": self.vehicle, "kind": self.kind, "hexes": list(self.hexes),
+                "nodes": list(self.nodes), "revenue": self.revenue}
+
+    def __repr__(self) -> str:
+        return f"Route({self.vehicle} {self.kind} {'-'.join(self.hexes)} {self.nodes} {self.revenue})"
+
+
+class RoutePlan:
+    """The best plan: routes of the vehicles that run (in the order given), their total
+    revenue, and per offboard the number of ship routes reaching its goods markers."""
+
+    def __init__(self, revenue: int, routes: list[Route], goods_reached: dict[str, int]) -> None:
+        self.revenue = revenue
+        self.routes = routes
+        self.goods_reached = goods_reached
+
+    def as_dict(self) -> dict:
+        return {"revenue": self.revenue, "routes": [r.as_dict() for r in self.routes],
+                "goods_reached": dict(self.goods_reached)}
+
+
+@cython.cclass
+class _Search:
+    """Work buffers and state for enumerating routes over one graph (lanes or roads, in
+    the layout of track.py) and assigning them; reused from call to call."""
+
+    # graph and per-vertex data of the current search
+    degree: cython.int[:]
+    target: cython.int[:]
+    unit: cython.int[:]
+    stride: cython.int
+    value: cython.int[:]
+    flags: cython.uchar[:]
+    dist: cython.int[:]  # lower bound of the units from a vertex to an OWN vertex
+    queue: cython.int[:]
+    # walk state
+    visits: cython.int[:]
+    used: cython.ulonglong[:]
+    ustack: cython.int[:]
+    trail: cython.int[:]
+    words: cython.int
+    maxk: cython.int
+    depth: cython.int
+    cur: cython.int
+    own: cython.int
+    origin: cython.int
+    undirected: cython.bint
+    # routes found: revenue, hexes, units used, trail (vertices) in r_trail[r_off[r]:r_off[r+1]]
+    n: cython.int
+    cap: cython.int
+    trail_cap: cython.int
+    r_rev: cython.int[:]
+    r_len: cython.int[:]
+    r_mask: cython.ulonglong[:]
+    r_off: cython.int[:]
+    r_trail: cython.int[:]
+    # branch and bound
+    order: cython.int[:]
+    vrange: cython.int[:]
+    bound: cython.int[:]
+    choice: cython.int[:]
+    best_choice: cython.int[:]
+    nv: cython.int
+    best: cython.int
+    _arrays: dict
+
+    def __init__(self, n_vertices: int, words: int) -> None:
+        self.words = words
+        self.visits = array("i", [0]) * n_vertices
+        self.dist = array("i", [0]) * n_vertices
+        self.queue = array("i", [0]) * n_vertices
+        self.ustack = array("i")  # sized by prepare()
+        self.trail = array("i", [0]) * 2
+        self.used = array("Q", [0]) * words
+        self.n = 0
+        self.cap = 0
+        self.trail_cap = 0
+        self._arrays = {}
+        self._grow_routes()
+        self._grow_trails()
+        self._size_fleet(4)
+
+    def _resize(self, name: str, code: str, size: int) -> array:
+        """A zeroed array of `size` keeping the old one's items (memoryviews cannot grow)."""
+        old = self._arrays.get(name)
+        new = array(code, [0]) * size
+        if old is not None:
+            new[: len(old)] = old
+        self._arrays[name] = new
+        return new
+
+    def _grow_routes(self) -> None:
+        cap = max(64, 2 * self.cap)
+        self.r_rev = self._resize("r_rev", "i", cap)
+        self.r_len = self._resize("r_len", "i", cap)
+        self.r_mask = self._resize("r_mask", "Q", cap * self.words)
+        self.r_off = self._resize("r_off", "i", cap + 1)
+        self.order = self._resize("order", "i", cap)
+        self.cap = cap
+
+    def _size_fleet(self, nv: int) -> None:
+        self.vrange = array("i", [0]) * nv
+        self.bound = array("i", [0]) * (nv + 1)
+        self.choice = array("i", [0]) * nv
+        self.best_choice = array("i", [0]) * nv
+
+    def _grow_trails(self) -> None:
+        self.trail_cap = max(1024, 2 * self.trail_cap)
+        self.r_trail = self._resize("r_trail", "i", self.trail_cap)
+
+    def prepare(self, graph, value, flags, maxrange: int, undirected: bool, symmetric: bool) -> None:
+        """Set up a search; `symmetric`: every arc has a reverse arc and crosses a unit
+        (the lane graph), which lets a breadth-first search bound the distance to the
+        company's station and prune walks that cannot reach it."""
+        self.degree, self.target, self.unit, self.stride = graph
+        self.value = value
+        self.flags = flags
+        self.undirected = undirected
+        self.maxk = maxrange - 1
+        if self.maxk > len(self.ustack):
+            self.ustack = array("i", [0]) * self.maxk
+            self.trail = array("i", [0]) * (2 * maxrange + 2)  # a stub and a node per unit
+        self.n = 0
+        self._distances(symmetric)
+
+    @cython.cfunc
+    @cython.initializedcheck(False)
+    def _distances(self, symmetric: cython.bint) -> cython.void:
+        """dist[v]: a lower bound of the units from v to an OWN vertex (0 when unknown)."""
+        v: cython.int
+        w: cython.int
+        i: cython.int
+        head: cython.int = 0
+        tail: cython.int = 0
+        n: cython.int = len(self.flags)
+        for v in range(n):
+            self.dist[v] = 0 if self.flags[v] & OWN or not symmetric else FAR
+            if self.flags[v] & OWN:
+                self.queue[tail] = v
+                tail += 1
+        while head < tail and symmetric:
+            v = self.queue[head]
+            head += 1
+            for i in range(v * self.stride, v * self.stride + self.degree[v]):
+                w = self.target[i]
+                if self.dist[w] == FAR:
+                    self.dist[w] = self.dist[v] + 1
+                    self.queue[tail] = w
+                    tail += 1
+
+    def walk_from(self, starts: list[int]) -> int:
+        """Every legal route starting at one of `starts`; returns how many."""
+        s: cython.int
+        for s in starts:
+            if self.dist[s] > self.maxk:
+                continue
+            self.origin = s
+            self.visits[s] = 1
+            self.cur = self.value[s]
+            self.own = 1 if self.flags[s] & OWN else 0
+            self.trail[0] = s
+            self.depth = 1
+            self._walk(s, 0)
+            self.visits[s] = 0
+        return self.n
+
+    @cython.cfunc
+    @cython.initializedcheck(False)
+    def _walk(self, v: cython.int, k: cython.int) -> cython.void:
+        i: cython.int
+        w: cython.int
+        u: cython.int
+        k2: cython.int
+        fl: cython.int
+        gained: cython.int
+        word: cython.int
+        bit: cython.ulonglong
+        one: cython.ulonglong = 1
+        for i in range(v * self.stride, v * self.stride + self.degree[v]):
+            w = self.target[i]
+            fl = self.flags[w]
+            if fl & FORBID:
+                continue
+            u = self.unit[i]
+            k2 = k
+            word = 0
+            bit = 0
+            if u >= 0:
+                if k >= self.maxk:
+                    continue
+                word = u >> 6
+                bit = one << (u & 63)
+                if self.used[word] & bit:
+                    continue
+                self.used[word] |= bit
+                self.ustack[k] = u
+                k2 = k + 1
+            gained = 0
+            if fl & REVENUE:
+                if self.visits[w] == 0:
+                    gained = self.value[w]
+                self.visits[w] += 1
+            self.cur += gained
+            if fl & OWN:
+                self.own += 1
+            self.trail[self.depth] = w
+            self.depth += 1
+            # a route from both ends is the same route: keep the one from the lower vertex
+            if fl & REVENUE and self.own > 0:
+                if not self.undirected or w > self.origin or (w == self.origin and self.ustack[0] < self.ustack[k2 - 1]):
+                    self._record(k2)
+            if fl & PASS and (self.own > 0 or k2 + self.dist[w] <= self.maxk):
+                self._walk(w, k2)
+            self.depth -= 1
+            if fl & OWN:
+                self.own -= 1
+            self.cur -= gained
+            if fl & REVENUE:
+                self.visits[w] -= 1
+            if u >= 0:
+                self.used[word] ^= bit
+
+    @cython.cfunc
+    @cython.initializedcheck(False)
+    def _record(self, k: cython.int) -> cython.void:
+        j: cython.int
+        n: cython.int = self.n
+        if n == self.cap:
+            self._grow_routes()
+        off: cython.int = self.r_off[n]
+        if off + self.depth > self.trail_cap:
+            self._grow_trails()
+        self.r_rev[n] = self.cur
+        self.r_len[n] = k + 1
+        for j in range(self.words):
+            self.r_mask[n * self.words + j] = self.used[j]
+        for j in range(self.depth):
+            self.r_trail[off + j] = self.trail[j]
+        self.r_off[n + 1] = off + self.depth
+        self.n = n + 1
+
+    def assign(self, ranges: list[int]) -> list[int]:
+        """Best route index per vehicle (ranges sorted longest first), -1 for none."""
+        nv: cython.int = len(ranges)
+        i: cython.int
+        j: cython.int
+        k: cython.int
+        top: cython.int
+        self._sort_by_revenue()
+        self.nv = nv
+        if nv > len(self.choice):
+            self._size_fleet(nv)
+        for k in range(nv):
+            self.vrange[k] = ranges[k]
+            self.choice[k] = -1
+            self.best_choice[k] = -1
+        self.bound[nv] = 0
+        for k in range(nv - 1, -1, -1):
+            top = 0
+            for i in range(self.n):
+                if self.r_len[self.order[i]] <= self.vrange[k]:
+                    top = self.r_rev[self.order[i]]
+                    break
+            self.bound[k] = self.bound[k + 1] + top
+        self.best = 0
+        for j in range(self.words):
+            self.used[j] = 0
+        self._branch(0, 0, 0)
+        return [self.best_choice[k] for k in range(nv)]
+
+    @cython.cfunc
+    @cython.initializedcheck(False)
+    def _sort_by_revenue(self) -> cython.void:
+        """Stable counting sort of the routes by revenue, highest first, into `order`."""
+        i: cython.int
+        top: cython.int = 0
+        for i in range(self.n):
+            if self.r_rev[i] > top:
+                top = self.r_rev[i]
+        count: cython.int[:] = array("i", [0]) * (top + 2)
+        for i in range(self.n):
+            count[top - self.r_rev[i] + 1] += 1
+        for i in range(top + 1):
+            count[i + 1] += count[i]
+        for i in range(self.n):
+            self.order[count[top - self.r_rev[i]]] = i
+            count[top - self.r_rev[i]] += 1
+
+    @cython.cfunc
+    @cython.initializedcheck(False)
+    def _branch(self, k: cython.int, first: cython.int, cur: cython.int) -> cython.void:
+        """Vehicle k picks a route (or none); `first`: where an identical vehicle k-1's
+        candidates stopped, so that identical vehicles never swap routes."""
+        i: cython.int
+        j: cython.int
+        r: cython.int
+        lo: cython.int
+        clash: cython.bint
+        if k == self.nv:
+            if cur > self.best:
+                self.best = cur
+                for j in range(self.nv):
+                    self.best_choice[j] = self.choice[j]
+            return
+        if cur + self.bound[k] <= self.best:
+            return
+        lo = first if k > 0 and self.vrange[k - 1] == self.vrange[k] else 0
+        for i in range(lo, self.n):
+            r = self.order[i]
+            if cur + self.r_rev[r] + self.bound[k + 1] <= self.best:
+                break  # candidates come by falling revenue: none further can do better
+            if self.r_len[r] > self.vrange[k]:
+                continue
+            clash = False
+            for j in range(self.words):
+                if self.used[j] & self.r_mask[r * self.words + j]:
+                    clash = True
+                    break
+            if clash:
+                continue
+            for j in range(self.words):
+                self.used[j] |= self.r_mask[r * self.words + j]
+            self.choice[k] = r
+            self._branch(k + 1, i + 1, cur + self.r_rev[r])
+            for j in range(self.words):
+                self.used[j] ^= self.r_mask[r * self.words + j]
+        self.choice[k] = -1
+        self._branch(k + 1, self.n, cur)
+
+    def trail_of(self, r: int) -> list[int]:
+        return [self.r_trail[j] for j in range(self.r_off[r], self.r_off[r + 1])]
+
+    def revenue_of(self, r: int) -> int:
+        return self.r_rev[r]
+
+
+_SEARCHES: dict[tuple[int, int], _Search] = {}
+
+
+def _search_for(tables) -> _Search:
+    key = (tables.n_vertices, tables.mask_words)
+    search = _SEARCHES.get(key)
+    if search is None:
+        search = _SEARCHES[key] = _Search(tables.n_vertices, tables.mask_words)
+    return search
+
+
+def vertex_values(board, ctx: RevenueContext) -> array:
+    """Revenue of each revenue vertex for this company (0 elsewhere)."""
+    tb = board.tables
+    value = array("i", [0]) * tb.n_vertices
+    out: cython.int[:] = value
+    tile: cython.int[:] = board.tile
+    colour: cython.int[:] = tb.tile_colour
+    node_land: cython.int[:] = tb.node_land
+    node_revenue: cython.int[:] = tb.node_revenue
+    offboard_revenue: cython.int[:] = tb.offboard_revenue
+    colours: cython.int = len(COLOURS)
+    epochs: cython.int = tb.epochs
+    epoch: cython.int = ctx.epoch - 1
+    if not 0 <= epoch < epochs:
+        raise ValueError(f"epoch {ctx.epoch} is not one of the ruleset's 1..{epochs}")
+    n_nodes: cython.int = tb.n_nodes
+    n: cython.int
+    t: cython.int
+    for n in range(n_nodes):
+        t = tile[node_land[n]]
+        out[n] = node_revenue[n * colours + (colour[t] if t >= 0 else 0)]  # no tile yet (a port reached by sea): yellow
+    for n in range(tb.n_rev - n_nodes):
+        out[n_nodes + n] = offboard_revenue[n * epochs + epoch]
+    for name, count in ctx.market_markers.items():
+        out[tb.vertex_index[name]] += count * ctx.market_bonus
+    for name, bonus in ctx.node_bonus.items():
+        out[tb.vertex_index[name]] += bonus
+    return value
+
+
+def _flags(board, c: cython.int, ship: cython.bint, is_major: cython.bint, flags: bytearray) -> list[int]:
+    """Fill `flags` (see REVENUE..OWN) for company c's ships or carts; returns the start
+    vertices of the enumeration."""
+    tb = board.tables
+    fl: cython.uchar[:] = flags
+    company: cython.int[:] = board.station_company
+    kind: cython.int[:] = board.station_kind
+    slots: cython.int = board.slots
+    port_kind: cython.int = PORT
+    n_rev: cython.int = tb.n_rev
+    v: cython.int
+    s: cython.int
+    o: cython.int
+    taken: cython.int
+    f: cython.int
+    mine: cython.bint
+    port: cython.bint
+    own_port: cython.bint
+    own_factory: cython.bint
+    for v in range(n_rev):
+        fl[v] = REVENUE  # offboards end every route
+    for v in range(n_rev, len(flags)):
+        fl[v] = PASS
+    own_ports = []
+    for v in range(tb.n_nodes):
+        taken = 0
+        mine = port = own_port = own_factory = False
+        for s in range(slots):
+            o = company[v * slots + s]
+            if o < 0:
+                continue
+            taken += 1
+            port = port or kind[v * slots + s] == port_kind
+            if o == c:
+                mine = True
+                own_port = own_port or kind[v * slots + s] == port_kind
+                own_factory = own_factory or kind[v * slots + s] != port_kind
+        f = REVENUE
+        if mine or taken < tb.node_slots[v] or taken == 0:
+            f |= PASS  # not blocked
+        if ship:
+            f |= OWN if own_port else 0
+        else:  # carts never touch a port station except a major's own, where they start
+            f |= FORBID if port else 0
+            f |= OWN if (own_port if is_major else own_factory) else 0
+        if own_port:
+            own_ports.append(v)
+        fl[v] = f
+    if ship:
+        return list(range(n_rev))
+    if is_major:
+        return own_ports
+    return [v for v in range(tb.n_nodes) if not fl[v] & FORBID]
+
+
+def best_routes(board, company: str, is_major: bool, vehicles, ctx: RevenueContext) -> RoutePlan:
+    """The optimal plan for `company`'s vehicles ((id, kind, range) each) on `board`."""
+    tb = board.tables
+    c = tb.company_index[company]
+    value = vertex_values(board, ctx)
+    search = _search_for(tb)
+    chosen: dict[int, Route] = {}
+    goods: dict[str, int] = {}
+    total = 0
+    for kind, graph in (("ship", tb.lanes_graph), ("cart", board.road)):
+        group = sorted((i for i, v in enumerate(vehicles) if v[1] == kind), key=lambda i: -vehicles[i][2])
+        if not group:
+            continue
+        flags = bytearray(tb.n_vertices)
+        starts = _flags(board, c, kind == "ship", is_major, flags)
+        # majors' carts start only at their own port; other searches start anywhere
+        search.prepare(graph, value, flags, vehicles[group[0]][2], kind == "ship" or not is_major, kind == "ship")
+        search.walk_from(starts)
+        picks = search.assign([vehicles[i][2] for i in group])
+        for i, r in zip(group, picks):
+            if r < 0:
+                continue
+            route = _route(tb, vehicles[i], search.trail_of(r), search.revenue_of(r))
+            chosen[i] = route
+            total += route.revenue
+            if kind == "ship":
+                for name in route.nodes:
+                    if ctx.goods_markers.get(name, 0) > 0:
+                        goods[name] = goods.get(name, 0) + 1
+    return RoutePlan(total, [chosen[i] for i in sorted(chosen)], goods)
+
+
+def _route(tb, vehicle, trail: list[int], revenue: int) -> Route:
+    hexes: list[str] = []
+    nodes: list[str] = []
+    for v in trail:
+        h = tb.vertex_hex[v]
+        if not hexes or hexes[len(hexes) - 1] != h:  # a stub and its hex's node: one hex
+            hexes.append(h)
+        if v < tb.n_rev and tb.rev_names[v] not in nodes:
+            nodes.append(tb.rev_names[v])
+    return Route(vehicle[0], vehicle[1], hexes, nodes, revenue)

@@ -1,0 +1,108 @@
+"""The road graph of laid track and the reach of a company's network over it.
+
+A graph is (degree, target, unit, stride): vertex v has degree[v] arcs, stored in slots
+v*stride .. v*stride+degree[v]-1 of `target` (the vertex reached) and `unit` (the
+track unit crossed, -1 for none). In the road graph a node vertex has one arc per path
+of its hex's tile leading from the node to an edge, crossing that hex side into the
+neighbour's stub; a stub (hex, edge) has one arc per path touching that edge: to the
+hex's node (no unit crossed) or across the path's other edge into the next stub. A tile
+lay rewrites only the vertices of its own hex (its node and its six stubs)."""
+from __future__ import annotations
+
+from array import array
+
+import cython
+
+from menorca_sim.rules.model import NODE
+
+PORT, MANUFACTORY = 0, 1  # station kinds
+STATION_KINDS = ("port", "manufactory")
+ROAD_STRIDE = 6  # a stub or node touches at most 6 paths of one tile
+
+
+def empty_road_graph(tables) -> tuple[array, array, array, int]:
+    n = tables.n_vertices
+    return array("i", [0]) * n, array("i", [0]) * (n * ROAD_STRIDE), array("i", [0]) * (n * ROAD_STRIDE), ROAD_STRIDE
+
+
+def set_hex(tables, road, h: cython.int, tile: cython.int, rotation: cython.int) -> None:
+    """Rewrite the road arcs of land hex h for `tile` at `rotation` (tile -1: no track)."""
+    degree: cython.int[:] = road[0]
+    target: cython.int[:] = road[1]
+    unit: cython.int[:] = road[2]
+    neighbour: cython.int[:] = tables.neighbour
+    side_unit: cython.int[:] = tables.side_unit
+    node: cython.int = tables.land_node[h]
+    stub: cython.int = tables.stub_base + h * 6
+    stub_base: cython.int = tables.stub_base
+    e: cython.int
+    a: cython.int
+    b: cython.int
+    j: cython.int
+    source: cython.int
+    for e in range(6):
+        degree[stub + e] = 0
+    if node >= 0:
+        degree[node] = 0
+    if tile < 0:
+        return
+    for a, b in tables.local_arcs[tile * 6 + rotation]:
+        source = node if a == NODE else stub + a
+        if b == NODE:
+            _add(degree, target, unit, source, node, -1)
+            continue
+        j = neighbour[h * 6 + b]
+        if j >= 0:  # a road facing the sea or the map edge leads nowhere
+            _add(degree, target, unit, source, stub_base + j * 6 + (b + 3) % 6, side_unit[h * 6 + b])
+
+
+@cython.cfunc
+@cython.inline
+def _add(degree: cython.int[:], target: cython.int[:], unit: cython.int[:], source: cython.int, to: cython.int,
+         u: cython.int) -> cython.void:
+    slot: cython.int = source * ROAD_STRIDE + degree[source]
+    target[slot] = to
+    unit[slot] = u
+    degree[source] += 1
+
+
+def reach(tables, graphs, sources: list[int], blocked) -> bytearray:
+    """Vertices reachable from `sources` over the given graphs, not passing through a
+    node whose `blocked` flag is set (it is reached, not crossed) nor an offboard."""
+    seen = bytearray(tables.n_vertices)
+    seen_v: cython.uchar[:] = seen
+    blocked_v: cython.uchar[:] = blocked
+    stack = array("i", sources)  # grows by append: each vertex is pushed at most once
+    for v in sources:
+        seen_v[v] = 1
+    n_nodes: cython.int = tables.n_nodes
+    sea_base: cython.int = tables.sea_base
+    # every graph once: up to two (roads, then sea lanes)
+    degree0: cython.int[:] = graphs[0][0]
+    target0: cython.int[:] = graphs[0][1]
+    stride0: cython.int = graphs[0][3]
+    two: cython.bint = len(graphs) > 1
+    degree1: cython.int[:] = graphs[1][0] if two else graphs[0][0]
+    target1: cython.int[:] = graphs[1][1] if two else graphs[0][1]
+    stride1: cython.int = graphs[1][3] if two else stride0
+    if len(graphs) > 2:
+        raise ValueError("reach takes at most two graphs")
+    i: cython.int
+    v: cython.int
+    w: cython.int
+    while len(stack):
+        v = stack.pop()
+        if v < sea_base and (v >= n_nodes or blocked_v[v]):  # never true of an own station
+            continue
+        for i in range(v * stride0, v * stride0 + degree0[v]):
+            w = target0[i]
+            if not seen_v[w]:
+                seen_v[w] = 1
+                stack.append(w)
+        if two:
+            for i in range(v * stride1, v * stride1 + degree1[v]):
+                w = target1[i]
+                if not seen_v[w]:
+                    seen_v[w] = 1
+                    stack.append(w)
+    return seen
