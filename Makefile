@@ -28,11 +28,15 @@ test: $(BUILT)
 test-slow: $(BUILT)
 	$(PY) -m pytest -q -m slow
 
+# The default balance study, played afresh, then its report (reports/balance/).
 report: $(BUILT)
-	$(VENV)/bin/menorca-sim report-default
+	rm -rf reports/balance/data
+	$(VENV)/bin/menorca-sim run experiments/balance.toml --out reports/balance/data
+	$(VENV)/bin/menorca-sim report reports/balance/data
 
 bench: $(BUILT)
 	$(PY) benchmarks/run.py
+	$(PY) benchmarks/routes_bench.py
 
 fuzz: $(BUILT)
 	$(VENV)/bin/menorca-sim fuzz

@@ -13,6 +13,6 @@ def main() -> None:
 
 
 # Subcommand modules, each exposing `command` (a click command or group).
-_SUBCOMMANDS = ("rules",)
+_SUBCOMMANDS = ("rules", "play", "run", "report")
 for _name in _SUBCOMMANDS:
     main.add_command(importlib.import_module(f"menorca_sim.cli.{_name}").command)

@@ -99,12 +99,11 @@ class Board:
     def lay_tile(self, hex: str, tile_id: str, rotation: int) -> None:
         """Lay or upgrade (shape rules only; connectivity and cost are tile_lays' job).
         A replaced manifest tile returns to the supply."""
-        h = self._land(hex)
-        t = self.tables.tile_index.get(tile_id, -1)
+        h: cython.int = self._land(hex)
+        t: cython.int = self.tables.tile_index.get(tile_id, -1)
         if t < 0 or t >= self.tables.n_manifest:
             raise ValueError(f"unknown tile {tile_id!r}")
-        if not 0 <= rotation < 6 or not any(t == t2 and self.tables.paths[t][rotation] == self.tables.paths[t2][r2]
-                                            for t2, r2 in self._candidates(h)):
+        if not self._shape_fits(h, t, rotation):
             raise ValueError(f"tile {tile_id} at rotation {rotation} is not a legal lay on {hex}")
         if self.left[t] <= 0:
             raise ValueError(f"no tile {tile_id} left in the manifest")
@@ -115,6 +114,18 @@ class Board:
         self.tile[h] = t
         self.rot[h] = rotation
         track.set_hex(self.tables, self.road, h, t, rotation)
+
+    def _shape_fits(self, h: cython.int, t: cython.int, rotation: int) -> cython.bint:
+        """Tile t at `rotation` has the track of one of the shapes allowed on hex h."""
+        if not 0 <= rotation < 6:
+            return False
+        paths = self.tables.paths[t]
+        t2: cython.int
+        r2: cython.int
+        for t2, r2 in self._candidates(h):
+            if t2 == t and paths[rotation] == paths[r2]:
+                return True
+        return False
 
     # --- stations ------------------------------------------------------------------
     def free_slots(self, node: str) -> int:

@@ -111,6 +111,7 @@ class _Search:
     bound: cython.int[:]
     choice: cython.int[:]
     best_choice: cython.int[:]
+    count: cython.int[:]  # counting-sort buffer, grown as revenues need
     nv: cython.int
     best: cython.int
     _arrays: dict
@@ -130,6 +131,7 @@ class _Search:
         self._grow_routes()
         self._grow_trails()
         self._size_fleet(4)
+        self.count = array("i", [0]) * 256
 
     def _resize(self, name: str, code: str, size: int) -> array:
         """A zeroed array of `size` keeping the old one's items (memoryviews cannot grow)."""
@@ -328,7 +330,11 @@ class _Search:
         for i in range(self.n):
             if self.r_rev[i] > top:
                 top = self.r_rev[i]
-        count: cython.int[:] = array("i", [0]) * (top + 2)
+        if top + 2 > len(self.count):
+            self.count = array("i", [0]) * (2 * (top + 2))
+        count: cython.int[:] = self.count  # reused: a new array per call costs more than the sort
+        for i in range(top + 2):
+            count[i] = 0
         for i in range(self.n):
             count[top - self.r_rev[i] + 1] += 1
         for i in range(top + 1):

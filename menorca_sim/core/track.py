@@ -70,39 +70,21 @@ def reach(tables, graphs, sources: list[int], blocked) -> bytearray:
     """Vertices reachable from `sources` over the given graphs, not passing through a
     node whose `blocked` flag is set (it is reached, not crossed) nor an offboard."""
     seen = bytearray(tables.n_vertices)
-    seen_v: cython.uchar[:] = seen
-    blocked_v: cython.uchar[:] = blocked
-    stack = array("i", sources)  # grows by append: each vertex is pushed at most once
+    stack = list(sources)
     for v in sources:
-        seen_v[v] = 1
+        seen[v] = 1
     n_nodes: cython.int = tables.n_nodes
     sea_base: cython.int = tables.sea_base
-    # every graph once: up to two (roads, then sea lanes)
-    degree0: cython.int[:] = graphs[0][0]
-    target0: cython.int[:] = graphs[0][1]
-    stride0: cython.int = graphs[0][3]
-    two: cython.bint = len(graphs) > 1
-    degree1: cython.int[:] = graphs[1][0] if two else graphs[0][0]
-    target1: cython.int[:] = graphs[1][1] if two else graphs[0][1]
-    stride1: cython.int = graphs[1][3] if two else stride0
-    if len(graphs) > 2:
-        raise ValueError("reach takes at most two graphs")
     i: cython.int
     v: cython.int
-    w: cython.int
-    while len(stack):
+    while stack:
         v = stack.pop()
-        if v < sea_base and (v >= n_nodes or blocked_v[v]):  # never true of an own station
+        if v < sea_base and (v >= n_nodes or blocked[v]):  # never true of an own station
             continue
-        for i in range(v * stride0, v * stride0 + degree0[v]):
-            w = target0[i]
-            if not seen_v[w]:
-                seen_v[w] = 1
-                stack.append(w)
-        if two:
-            for i in range(v * stride1, v * stride1 + degree1[v]):
-                w = target1[i]
-                if not seen_v[w]:
-                    seen_v[w] = 1
+        for degree, target, _unit, stride in graphs:
+            for i in range(v * stride, v * stride + degree[v]):
+                w = target[i]
+                if not seen[w]:
+                    seen[w] = 1
                     stack.append(w)
     return seen

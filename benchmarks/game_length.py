@@ -1,0 +1,80 @@
+"""Average game length of all-heuristic tables: for 2 and 3 players and each draw of
+two minors, play N seeded games and print SRs, ORs, end-reason mix, time per game and
+the share of that time spent in the policies' decisions.
+
+    .venv/bin/python benchmarks/game_length.py --games 100 [--policy heuristic]
+"""
+from __future__ import annotations
+
+import argparse
+import collections
+import itertools
+import os
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # the repo's policies/
+
+import numpy as np  # noqa: E402
+
+from menorca_sim.game import seed_sequences  # noqa: E402
+from menorca_sim.play import play_game  # noqa: E402
+from menorca_sim.rules import load_ruleset  # noqa: E402
+from policies import make_policy  # noqa: E402
+
+
+class Timed:
+    """A policy whose decisions are timed."""
+
+    def __init__(self, policy) -> None:
+        self.policy = policy
+        self.name = policy.name
+        self.auction_strategy = policy.auction_strategy
+        self.seconds = 0.0
+
+    def act(self, game, legal: list[dict]) -> dict:
+        start = time.perf_counter()
+        action = self.policy.act(game, legal)
+        self.seconds += time.perf_counter() - start
+        return action
+
+
+def play_table(ruleset, spec: str, players: int, minors: list[str], games: int,
+               first_seed: int) -> tuple[list[dict], float]:
+    """The games' summaries and the seconds spent in the policies."""
+    out, policy_seconds = [], 0.0
+    for seed in range(first_seed, first_seed + games):
+        streams = seed_sequences(seed, players)[1:]
+        policies = [Timed(make_policy(spec, i, np.random.default_rng(streams[i]))) for i in range(players)]
+        out.append(play_game(ruleset, players, seed, policies, minors=minors).summary())
+        policy_seconds += sum(p.seconds for p in policies)
+    return out, policy_seconds
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=50, help="games per table (players × minor draw)")
+    parser.add_argument("--players", type=int, nargs="+", default=[2, 3])
+    parser.add_argument("--policy", default="heuristic", help="policy spec for every seat")
+    parser.add_argument("--seed", type=int, default=0, help="first seed")
+    args = parser.parse_args(argv)
+    ruleset = load_ruleset()
+    print(f"{'players':>7} {'minors':<28} {'games':>5} {'SRs':>6} {'ORs':>6} {'s/game':>7} {'policy':>6}  end reasons")
+    totals: collections.Counter = collections.Counter()
+    for players in args.players:
+        for minors in itertools.combinations(ruleset.minors, 2):
+            start = time.perf_counter()
+            rows, policy_seconds = play_table(ruleset, args.policy, players, list(minors), args.games, args.seed)
+            total = time.perf_counter() - start
+            secs = total / len(rows)
+            reasons = collections.Counter(r["end_reason"] for r in rows)
+            totals.update(reasons)
+            mix = ", ".join(f"{k} {v / len(rows):.0%}" for k, v in sorted(reasons.items()))
+            print(f"{players:>7} {'+'.join(minors):<28} {len(rows):>5} {np.mean([r['srs'] for r in rows]):>6.2f} "
+                  f"{np.mean([r['ors'] for r in rows]):>6.2f} {secs:>7.3f} {policy_seconds / total:>6.0%}  {mix}")
+    n = sum(totals.values())
+    print("all tables: " + ", ".join(f"{k} {v / n:.1%}" for k, v in sorted(totals.items())))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,491 @@
+"""`make bench`: every speed figure of issue 8 in one run, printed next to its target
+and written to benchmarks/results.json with the date and the machine.
+
+    .venv/bin/python benchmarks/run.py            # the full run (long: see --long-games)
+    .venv/bin/python benchmarks/run.py --quick    # a few minutes, every figure at small scale
+
+Each mode-dependent figure is measured in a fresh child process (this script with
+`--child NAME`), so the compiled and the pure-Python core (MENORCA_SIM_PURE=1) never
+share an interpreter and each RSS figure belongs to one process only."""
+from __future__ import annotations
+
+import argparse
+import cProfile
+import json
+import math
+import os
+import platform
+import pstats
+import resource
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Callable
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))  # the repo's policies/
+sys.path.insert(1, str(ROOT / "tests"))  # synthetic_data: datasets with the real outcome schema
+
+RESULTS = ROOT / "benchmarks" / "results.json"
+BALANCE = ROOT / "experiments" / "balance.toml"
+PLAYERS = 3
+# Stands in for experiments/balance.toml when it is absent: the same shape of study.
+BALANCE_FALLBACK = """name = "balance"
+ruleset = "default"
+seed = 1713
+games = 150
+players = [2, 3]
+minors = "all"
+seating = "rotate"
+[policies]
+seats = "{policy}"
+"""
+
+
+@dataclass(frozen=True)
+class Scale:
+    """Games (or rows) behind each figure."""
+    compiled_games: int
+    pure_games: int
+    profile_games: int
+    parallel_games: int
+    worker_games: int
+    long_games: int
+    aggregate_games: int
+    study_games: int
+
+
+FULL = Scale(compiled_games=300, pure_games=10, profile_games=40, parallel_games=200, worker_games=400,
+             long_games=200_000, aggregate_games=1_000_000, study_games=10_000)
+QUICK = Scale(compiled_games=20, pure_games=2, profile_games=6, parallel_games=24, worker_games=24,
+              long_games=48, aggregate_games=200_000, study_games=36)
+
+
+@dataclass(frozen=True)
+class Target:
+    label: str
+    unit: str
+    bound: float
+    at_least: bool  # True: the figure must reach the bound; False: stay under it
+    full_scale: int | None = None  # the figure counts only when measured at this scale
+
+    def verdict(self, value: float | None, scale: int | None = None) -> str:
+        if value is None:
+            return "not measured"
+        if self.full_scale is not None and scale != self.full_scale:
+            return f"n/a (target is for {self.full_scale:,})"
+        met = value >= self.bound if self.at_least else value <= self.bound
+        return "met" if met else "MISSED"
+
+
+TARGETS = {
+    "compiled_games_per_s": Target(">= 500 games/s/core", "games/s", 500, True),
+    "compiled_vs_pure": Target(">= 30x uncompiled", "x", 30, True),
+    "parallel_efficiency": Target(">= 90 % on 2 workers", "%", 90, True),
+    "worker_peak_rss_mb": Target("<= 300 MB", "MB", 300, False),
+    "aggregate_s": Target("<= 15 s for 1M games", "s", 15, False, full_scale=1_000_000),
+    "study_s": Target("<= 60 s for 10k games", "s", 60, False, full_scale=10_000),
+}
+
+
+# --- the games ---------------------------------------------------------------------------
+
+def bench_policy() -> str:
+    """The built-in heuristic player, or random_legal while it does not exist yet."""
+    from policies import policy_names
+
+    return "heuristic" if "heuristic" in policy_names() else "random_legal"
+
+
+def game_specs(games: int, policy: str, first_seed: int = 0) -> list:
+    """Three-player games over every draw of minors, seeded 0.., as the runner plans them."""
+    import itertools
+
+    from menorca_sim.experiment import GameSpec
+    from menorca_sim.rules import load_ruleset
+
+    rs = load_ruleset()
+    draws = list(itertools.combinations(rs.minors, rs.setup.minors_in_play))
+    return [GameSpec(game_id=i, variant="", cell="bench", game_index=i, seed=first_seed + i, players=PLAYERS,
+                     minors=draws[i % len(draws)], policies=(policy,) * PLAYERS) for i in range(games)]
+
+
+def core_mode() -> str:
+    from menorca_sim.core import is_compiled, routes
+
+    return "compiled" if is_compiled(routes) else "pure"
+
+
+def max_rss_mb() -> float:
+    """This process's peak resident memory so far."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # KiB on Linux
+
+
+# --- children: one figure each, in a fresh process, answering one line of JSON -------------
+
+def child_rate(games: int, policy: str) -> dict[str, Any]:
+    """Games/s on one core through the runner's own play function."""
+    from menorca_sim.chunk_worker import play_one
+    from menorca_sim.rules import load_ruleset
+
+    rs = load_ruleset()
+    specs = game_specs(games, policy)
+    play_one(rs, game_specs(1, policy, first_seed=10**6)[0])  # warm: imports, tables
+    actions, start, cpu = 0, time.perf_counter(), time.process_time()
+    for spec in specs:
+        actions += play_one(rs, spec)["actions"]
+    wall, cpu = time.perf_counter() - start, time.process_time() - cpu
+    # per CPU-second as well: on a shared machine wall time also counts others' load
+    return {"mode": core_mode(), "games": games, "seconds": wall, "games_per_s": games / wall,
+            "games_per_cpu_s": games / cpu, "actions_per_s": actions / wall}
+
+
+class _Split:
+    """Makes the profile separable: policies' `act` and the Board's `best_routes` run
+    through these Python functions, whose cumulative times cProfile then reports."""
+    in_policy = False
+
+    @staticmethod
+    def routes_for_policy(best_routes, *args):
+        return best_routes(*args)
+
+    @staticmethod
+    def routes_for_engine(best_routes, *args):
+        return best_routes(*args)
+
+
+class _ProfiledPolicy:
+    def __init__(self, inner) -> None:
+        self.inner = inner
+        self.name, self.auction_strategy = inner.name, inner.auction_strategy
+
+    def act(self, game, legal):
+        _Split.in_policy = True
+        try:
+            return self.inner.act(game, legal)
+        finally:
+            _Split.in_policy = False
+
+
+def _play_profiled(rs, specs, make_policy, play_game, seed_sequences, np) -> None:
+    for spec in specs:
+        streams = seed_sequences(spec.seed, spec.players)[1:]
+        policies = [_ProfiledPolicy(make_policy(name, seat, np.random.default_rng(stream)))
+                    for seat, (name, stream) in enumerate(zip(spec.policies, streams))]
+        play_game(rs, spec.players, spec.seed, policies, minors=list(spec.minors))
+
+
+def child_split(games: int, policy: str) -> dict[str, Any]:
+    """Where a game's time goes, from cProfile over a batch: route optimisation (all time
+    in Board.best_routes, whoever asks), policies (time in `act`, less the routes they
+    ask for), engine (the rest: rules, legal actions, the Game API). Also the functions
+    with the most own time, as evidence for what to optimise."""
+    import numpy as np
+
+    from menorca_sim.core.board import Board
+    from menorca_sim.game import seed_sequences
+    from menorca_sim.play import play_game
+    from menorca_sim.rules import load_ruleset
+    from policies import make_policy
+
+    original = Board.best_routes
+
+    def best_routes(self, *args):
+        via = _Split.routes_for_policy if _Split.in_policy else _Split.routes_for_engine
+        return via(original, self, *args)
+
+    Board.best_routes = best_routes
+    rs = load_ruleset()
+    specs = game_specs(games, policy)
+    profile = cProfile.Profile()
+    profile.runcall(_play_profiled, rs, specs, make_policy, play_game, seed_sequences, np)
+    stats = pstats.Stats(profile)
+
+    def cumulative(fn: Callable) -> float:
+        code = fn.__code__
+        entry = stats.stats.get((code.co_filename, code.co_firstlineno, code.co_name))
+        return entry[3] if entry else 0.0
+
+    total = cumulative(_play_profiled)
+    routes_policy, routes_engine = cumulative(_Split.routes_for_policy), cumulative(_Split.routes_for_engine)
+    act = cumulative(_ProfiledPolicy.act)
+    shares = {"engine": total - act - routes_engine, "routes": routes_policy + routes_engine,
+              "policies": act - routes_policy}
+    own = sorted(stats.stats.items(), key=lambda kv: kv[1][2], reverse=True)[:10]
+    return {"mode": core_mode(), "games": games, "profiled_s": total,
+            "share": {k: v / total for k, v in shares.items()},
+            "routes_asked_by_policies": routes_policy / total,
+            "top_own_time": [{"function": f"{Path(f).name}:{line}({name})", "own_s": round(st[2], 3),
+                              "calls": st[1]} for (f, line, name), st in own]}
+
+
+def child_worker_rss(games: int, policy: str) -> dict[str, Any]:
+    """A worker's job (play_chunk over consecutive chunks) with the peak RSS after each
+    quarter of the games: flat means no growth with game count."""
+    from menorca_sim.chunk_worker import play_chunk, play_one
+
+    with tempfile.TemporaryDirectory() as tmp:
+        experiment = _load_study(_bench_study_file(Path(tmp), policy, players=[PLAYERS]), games)
+    quarter = max(1, experiment.total_games // 4)
+    checkpoints = []
+    for start in range(0, experiment.total_games, quarter):
+        stop = min(start + quarter, experiment.total_games)
+        play_chunk(experiment, start // quarter, start, stop, play_one)
+        checkpoints.append({"games": stop, "peak_rss_mb": max_rss_mb()})
+    return {"mode": core_mode(), "checkpoints": checkpoints}
+
+
+def child_long_run(games: int, policy: str, jobs: int) -> dict[str, Any]:
+    """A long run through the runner: the parent's peak RSS, and the workers' (sampled)."""
+    import psutil
+
+    from menorca_sim.runner import run_experiment
+
+    me, worker_peak, done = psutil.Process(), [0.0], threading.Event()
+
+    def sample() -> None:
+        while not done.wait(0.5):
+            for child in me.children(recursive=True):
+                try:
+                    worker_peak[0] = max(worker_peak[0], child.memory_info().rss / 2**20)
+                except psutil.Error:
+                    pass
+
+    with tempfile.TemporaryDirectory() as tmp:
+        experiment = _load_study(_bench_study_file(Path(tmp), policy, players=[PLAYERS]), games)
+        sampler = threading.Thread(target=sample, daemon=True)
+        sampler.start()
+        summary = run_experiment(experiment, Path(tmp) / "data", jobs=jobs)
+        done.set()
+    return {"mode": core_mode(), "games": summary.played, "errors": summary.errors, "wall_s": summary.wall_s,
+            "parent_peak_rss_mb": max_rss_mb(), "worker_peak_rss_mb": worker_peak[0]}
+
+
+CHILDREN: dict[str, Callable[..., dict[str, Any]]] = {
+    "rate": child_rate, "split": child_split, "worker-rss": child_worker_rss, "long-run": child_long_run,
+}
+
+
+def run_child(name: str, *args: Any, pure: bool = False) -> dict[str, Any]:
+    env = dict(os.environ, MENORCA_SIM_PURE="1" if pure else "0")
+    cmd = [sys.executable, __file__, "--child", name, *map(str, args)]
+    done = subprocess.run(cmd, env=env, capture_output=True, text=True)
+    if done.returncode:
+        raise RuntimeError(f"{' '.join(cmd)} failed:\n{done.stderr[-3000:]}")
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+# --- studies through the runner ------------------------------------------------------------
+
+def _bench_study_file(folder: Path, policy: str, players: list[int] | None = None) -> Path:
+    """The balance study (or its stand-in), optionally narrowed to some player counts."""
+    text = BALANCE.read_text() if BALANCE.is_file() else BALANCE_FALLBACK.format(policy=policy)
+    if players is not None:
+        text = "\n".join(f"players = {players}" if line.startswith("players") else line
+                         for line in text.splitlines()) + "\n"
+    path = folder / "study.toml"
+    path.write_text(text)
+    return path
+
+
+def _load_study(path: Path, total: int):
+    """The study scaled to about `total` games (rounded up to whole seating rotations
+    in every cell and variant)."""
+    from menorca_sim.experiment import check_policy_spec, load_experiment
+
+    plan = load_experiment(path, check_policy=check_policy_spec)
+    blocks = len(plan.cells) * len(plan.variants)
+    rotation = math.lcm(*(len(a) for a in plan.arrangements.values()))
+    per_block = rotation * math.ceil(total / blocks / rotation)
+    return load_experiment(path, games=per_block, check_policy=check_policy_spec)
+
+
+def parallel_rates(games: int, policy: str) -> dict[str, Any]:
+    """Games/s through the runner with 1 and 2 workers (pool start-up included)."""
+    from menorca_sim.runner import run_experiment
+
+    out = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        experiment = _load_study(_bench_study_file(Path(tmp), policy, players=[PLAYERS]), games)
+        for jobs in (1, 2):
+            summary = run_experiment(experiment, Path(tmp) / f"jobs{jobs}", jobs=jobs)
+            out[f"jobs{jobs}_games_per_s"] = summary.played / summary.wall_s
+        out["games"] = experiment.total_games
+    out["efficiency_pct"] = 100 * out["jobs2_games_per_s"] / (2 * out["jobs1_games_per_s"])
+    return out
+
+
+def study_end_to_end(total: int, policy: str) -> dict[str, Any]:
+    """The balance study scaled to about `total` games: `menorca-sim run`, then
+    `menorca-sim report`, each a fresh process, wall seconds from the first start."""
+    cli = str(Path(sys.executable).parent / "menorca-sim")
+    with tempfile.TemporaryDirectory() as tmp:
+        path = _bench_study_file(Path(tmp), policy)
+        experiment = _load_study(path, total)
+        data = Path(tmp) / "data"
+        start = time.perf_counter()
+        subprocess.run([cli, "run", str(path), "--games", str(experiment.games), "--out", str(data), "--quiet"],
+                       check=True, capture_output=True)
+        played = time.perf_counter() - start
+        subprocess.run([cli, "report", str(data), "--out", str(Path(tmp) / "report")], check=True,
+                       capture_output=True)
+        wall = time.perf_counter() - start
+    return {"games": experiment.total_games, "source": BALANCE.name if BALANCE.is_file() else "stand-in",
+            "run_s": played, "report_s": wall - played, "wall_s": wall}
+
+
+# --- aggregation ---------------------------------------------------------------------------
+
+def synthetic_dataset(folder: Path, games: int) -> Path:
+    """`games` synthetic games with the real schema: a base dataset from the tests'
+    generator, tiled with shifted game ids (generating every row in Python would take
+    longer than the aggregation being measured)."""
+    import pyarrow.compute as pc
+    import pyarrow.parquet as pq
+
+    from synthetic_data import Spec, write_dataset
+
+    base_games = min(games, 10_000)
+    copies = math.ceil(games / base_games)
+    base = write_dataset(folder / "base", Spec(experiment="bench", games=base_games, player_counts=(2, 3),
+                                               parts=1, cap_rate=0.02, seed=1))
+    data = folder / "data"
+    for table_dir in sorted(p for p in base.iterdir() if p.is_dir()):
+        table = pq.read_table(table_dir / "part-00000.parquet")
+        (data / table_dir.name).mkdir(parents=True)
+        ids = table.schema.get_field_index("game_id")
+        for k in range(copies):
+            shifted = table.set_column(ids, "game_id", pc.add(table.column("game_id"), k * 10**7))
+            pq.write_table(shifted, data / table_dir.name / f"part-{k:05d}.parquet")
+    (data / "manifest.json").write_text((base / "manifest.json").read_text())
+    return data
+
+
+def aggregate_time(games: int) -> dict[str, Any]:
+    from menorca_sim.analysis.aggregate import Dataset, analyse
+
+    with tempfile.TemporaryDirectory() as tmp:
+        data = synthetic_dataset(Path(tmp), games)
+        start = time.perf_counter()
+        analysis = analyse(Dataset(data))
+        wall = time.perf_counter() - start
+        rows = sum(len(df) for df in analysis.tables.values())
+    return {"games": games, "seconds": wall, "tables": len(analysis.tables), "table_rows": rows}
+
+
+# --- the run -------------------------------------------------------------------------------
+
+def machine() -> dict[str, Any]:
+    model = next((line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines()
+                  if line.startswith("model name")), platform.processor() or "unknown")
+    return {"cpu": model, "cores": os.cpu_count(), "python": platform.python_version()}
+
+
+def show(label: str, value: float | None, target_key: str | None = None, fmt: str = "{:,.1f}",
+         scale: int | None = None, note: str = "") -> None:
+    text = "-" if value is None else fmt.format(value)
+    line = f"  {label:<44} {text:>12}"
+    if target_key:
+        target = TARGETS[target_key]
+        line += f"   target {target.label:<22} {target.verdict(value, scale)}"
+    print(line + (f"   {note}" if note else ""), flush=True)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="every figure at small scale (a few minutes)")
+    parser.add_argument("--long-games", type=int, help="games of the long run for the parent's RSS "
+                                                        f"(default {FULL.long_games:,}; --quick {QUICK.long_games})")
+    parser.add_argument("--child", help=argparse.SUPPRESS)
+    parser.add_argument("child_args", nargs="*", help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.child:
+        fn = CHILDREN[args.child]
+        print(json.dumps(fn(int(args.child_args[0]), args.child_args[1], *map(int, args.child_args[2:]))))
+        return
+
+    scale = QUICK if args.quick else FULL
+    long_games = args.long_games or scale.long_games
+    policy = bench_policy()
+    figures: dict[str, Any] = {}
+    print(f"menorca-sim benchmark ({'quick' if args.quick else 'full'}), {datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC, "
+          f"{machine()['cpu']}, {os.cpu_count()} cores")
+    print(f"players: {policy}{'' if policy == 'heuristic' else ' (heuristic is not built in yet)'}, "
+          f"{PLAYERS} per game")
+
+    print("One core")
+    compiled = figures["compiled"] = run_child("rate", scale.compiled_games, policy)
+    if compiled["mode"] != "compiled":
+        print("  WARNING: the core is not compiled (run `make build`); 'compiled' figures are pure Python")
+    show(f"compiled games/s ({compiled['games']} games)", compiled["games_per_s"], "compiled_games_per_s")
+    show("compiled games per CPU-second", compiled["games_per_cpu_s"], note="(wall-clock figures include others' load)")
+    show("compiled actions/s", compiled["actions_per_s"], fmt="{:,.0f}")
+    pure = figures["pure"] = run_child("rate", scale.pure_games, policy, pure=True)
+    show(f"uncompiled games/s ({pure['games']} games)", pure["games_per_s"], fmt="{:,.2f}")
+    figures["compiled_vs_pure"] = compiled["games_per_cpu_s"] / pure["games_per_cpu_s"]
+    show("compiled / uncompiled (per CPU-second)", figures["compiled_vs_pure"], "compiled_vs_pure", fmt="{:,.1f}x")
+
+    print("Where a game's time goes (cProfile, shares of the game)")
+    for pure_mode in (False, True):
+        games = scale.profile_games if not pure_mode else max(1, scale.pure_games // 2)
+        split = figures["split_pure" if pure_mode else "split_compiled"] = \
+            run_child("split", games, policy, pure=pure_mode)
+        shares = ", ".join(f"{k} {v:.0%}" for k, v in split["share"].items())
+        print(f"  {split['mode']:<9} ({games} games): {shares} "
+              f"(of the routes, {split['routes_asked_by_policies']:.0%} of the game is asked for by policies)")
+    print("  most own time, compiled run (Python-level functions; compiled code shows as its callers):")
+    for row in figures["split_compiled"]["top_own_time"][:6]:
+        print(f"    {row['own_s']:>8.2f} s {row['calls']:>9} calls  {row['function']}")
+
+    print("Through the runner")
+    par = figures["parallel"] = parallel_rates(scale.parallel_games, policy)
+    show(f"--jobs 1 games/s ({par['games']} games)", par["jobs1_games_per_s"])
+    show(f"--jobs 2 games/s ({par['games']} games)", par["jobs2_games_per_s"])
+    show("parallel efficiency %", par["efficiency_pct"], "parallel_efficiency")
+
+    print("Memory")
+    worker = figures["worker"] = run_child("worker-rss", scale.worker_games, policy)
+    points = worker["checkpoints"]
+    peak = points[-1]["peak_rss_mb"]
+    growth = peak - points[len(points) // 2 - 1]["peak_rss_mb"] if len(points) > 1 else 0.0
+    figures["worker_peak_rss_mb"], figures["worker_rss_growth_mb"] = peak, growth
+    show(f"worker peak RSS MB ({points[-1]['games']} games)", peak, "worker_peak_rss_mb",
+         note=f"growth over the second half {growth:+.1f} MB ({'flat' if growth <= 0.1 * peak else 'GROWING'})")
+    if not args.quick and args.long_games is None:
+        print(f"  the long run plays {long_games:,} games: at --jobs 2 about "
+              f"{long_games / (2 * compiled['games_per_s']) / 3600:.1f} h at the rate above", flush=True)
+    long = figures["long_run"] = run_child("long-run", long_games, policy, os.cpu_count() or 1)
+    show(f"run parent peak RSS MB ({long['games']:,} games)", long["parent_peak_rss_mb"])
+    show("its workers' peak RSS MB (sampled)", long["worker_peak_rss_mb"], "worker_peak_rss_mb")
+
+    print("Analysis and the whole study")
+    agg = figures["aggregate"] = aggregate_time(scale.aggregate_games)
+    show(f"aggregate {agg['games']:,} games s ({agg['tables']} tables)", agg["seconds"], "aggregate_s",
+         fmt="{:,.2f}", scale=agg["games"])
+    study = figures["study"] = study_end_to_end(scale.study_games, policy)
+    show(f"study cold to report s ({study['games']:,} games, {study['source']})", study["wall_s"], "study_s",
+         scale=scale.study_games, note=f"run {study['run_s']:.1f} s + report {study['report_s']:.1f} s")
+
+    verdicts = {
+        "compiled_games_per_s": TARGETS["compiled_games_per_s"].verdict(compiled["games_per_s"]),
+        "compiled_vs_pure": TARGETS["compiled_vs_pure"].verdict(figures["compiled_vs_pure"]),
+        "parallel_efficiency": TARGETS["parallel_efficiency"].verdict(par["efficiency_pct"]),
+        "worker_peak_rss_mb": TARGETS["worker_peak_rss_mb"].verdict(max(peak, long["worker_peak_rss_mb"])),
+        "aggregate_s": TARGETS["aggregate_s"].verdict(agg["seconds"], agg["games"]),
+        "study_s": TARGETS["study_s"].verdict(study["wall_s"], scale.study_games),
+    }
+    RESULTS.write_text(json.dumps({
+        "date": datetime.now(timezone.utc).isoformat(timespec="seconds"), "machine": machine(),
+        "run": "quick" if args.quick else "full", "policy": policy, "players": PLAYERS,
+        "figures": figures, "targets": {k: {"target": TARGETS[k].label, "verdict": v} for k, v in verdicts.items()},
+    }, indent=2) + "\n")
+    print(f"written {RESULTS.relative_to(ROOT)}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,429 @@
+"""Balance tables from an experiment's Parquet dataset (polars, lazy over the part files).
+
+Every table is tidy: one row per group, group keys first (`variant` and `players`
+always, "" being the only variant of an experiment without variants), then counts,
+then each estimate `x` with its interval `x_low`, `x_high`. Rates are fractions
+(0..1); money is in R. Seats are numbered from 1 in playing order (seat 1 is the
+schema's seat 0). Every significance test becomes a `Comparison`; `analyse` corrects
+them all together with Holm."""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+import polars as pl
+
+from menorca_sim.analysis import stats
+from menorca_sim.outcomes import TABLES
+
+END_REASONS = ("bank", "bankruptcy", "conquest", "cap")  # games.end_reason values (outcomes.py)
+KEYS = ["variant", "players"]
+
+
+class DatasetError(Exception):
+    """The dataset folder is missing or holds no games."""
+
+
+class Dataset:
+    """An experiment's dataset folder: `{table}/part-*.parquet` plus `manifest.json`."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        if not self.path.is_dir():
+            raise DatasetError(f"{self.path}: no such dataset folder")
+        if not self._parts("games") or self.scan("games").select(pl.len()).collect().item() == 0:
+            raise DatasetError(f"{self.path}: no games in the dataset (expected games/part-*.parquet)")
+        manifest = self.path / "manifest.json"
+        self.manifest: dict = json.loads(manifest.read_text()) if manifest.is_file() else {}
+
+    def _parts(self, table: str) -> list[Path]:
+        return sorted((self.path / table).glob("*.parquet"))
+
+    def scan(self, table: str) -> pl.LazyFrame:
+        """The table over all its part files (empty, with the schema, when it has none)."""
+        if not self._parts(table):
+            return pl.from_arrow(TABLES[table].empty_table()).lazy()
+        return pl.scan_parquet(f"{self.path}/{table}/*.parquet")
+
+    @property
+    def experiment(self) -> str:
+        """The experiment's name: the runner's manifest holds the plan under "experiment"."""
+        named = self.manifest.get("experiment")
+        if isinstance(named, dict):
+            named = named.get("name")
+        return str(named or self.path.parent.name)
+
+    @property
+    def planned_variants(self) -> list[str]:
+        """Variant names in the experiment file's order, as the manifest's plan lists them."""
+        plan = self.manifest.get("experiment")
+        variants = plan.get("variants", []) if isinstance(plan, dict) else []
+        return [v["name"] for v in variants if isinstance(v, dict) and "name" in v]
+
+
+# --- small building blocks -------------------------------------------------------------
+
+def _games(ds: Dataset) -> pl.LazyFrame:
+    """Games with `draw`: the minors in play, sorted, joined by '+'."""
+    return ds.scan("games").with_columns(draw=pl.col("minors").list.sort().list.join("+"))
+
+
+def _players(ds: Dataset) -> pl.LazyFrame:
+    """Player-game rows with the game's player count and minor draw; seats from 1."""
+    return (ds.scan("players")
+            .join(_games(ds).select("game_id", "variant", "players", "draw"), on=["game_id", "variant"])
+            .with_columns(seat=pl.col("seat") + 1))
+
+
+def _mean_aggs(name: str, expr: pl.Expr) -> list[pl.Expr]:
+    """Aggregations whose summary `_finish_means` turns into mean and t interval."""
+    return [expr.mean().alias(name), expr.std().alias(f"{name}_sd"), expr.count().alias(f"{name}_n")]
+
+
+def _finish_means(df: pl.DataFrame, *names: str) -> pl.DataFrame:
+    for name in names:
+        low, high = stats.mean_t_interval(df[name].to_numpy(), df[f"{name}_sd"].to_numpy(),
+                                          df[f"{name}_n"].to_numpy())
+        position = df.columns.index(name) + 1
+        df = df.drop(f"{name}_sd", f"{name}_n")
+        df.insert_column(position, pl.Series(f"{name}_low", low))
+        df.insert_column(position + 1, pl.Series(f"{name}_high", high))
+    return df
+
+
+def _with_rate(df: pl.DataFrame, name: str, successes: str, n: str = "games") -> pl.DataFrame:
+    """Add rate `name` = successes / n with its Wilson interval."""
+    s, total = df[successes].to_numpy().astype(float), df[n].to_numpy().astype(float)
+    low, high = stats.wilson_interval(s, total)
+    return df.with_columns(pl.Series(name, s / total), pl.Series(f"{name}_low", low),
+                           pl.Series(f"{name}_high", high))
+
+
+def _win_shares(lf: pl.LazyFrame, keys: list[str]) -> pl.DataFrame:
+    """Win share per group of player-game rows, tested against the fair share 1/players."""
+    df = (lf.group_by(keys).agg(games=pl.len(), wins=pl.col("win_share").sum(), seats=pl.col("seat").n_unique())
+          .sort(keys).collect())
+    df = _with_rate(df, "win_share", "wins").with_columns(fair=1 / pl.col("players"))
+    return df.with_columns(p_value=pl.Series(stats.rate_test(df["wins"].to_numpy(), df["games"].to_numpy(),
+                                                             df["fair"].to_numpy())))
+
+
+def _distribution(lf: pl.LazyFrame, keys: list[str], column: str, categories: tuple = ()) -> pl.DataFrame:
+    """Share of games per value of `column` within each group, listing every value of
+    `categories` even when no game has it (so a zero is shown, not hidden)."""
+    counts = lf.group_by([*keys, column]).agg(count=pl.len()).collect()
+    totals = lf.group_by(keys).agg(games=pl.len()).collect()
+    values = list(categories) + sorted(set(counts[column].to_list()) - set(categories))
+    grid = (totals.join(pl.DataFrame({column: pl.Series(values, dtype=counts[column].dtype)}), how="cross")
+            .join(counts, on=[*keys, column], how="left").with_columns(pl.col("count").fill_null(0))
+            .sort([*keys, pl.col(column).replace_strict(values, range(len(values)))]))
+    return _with_rate(grid, "share", "count").select(*keys, column, "count", "games", "share",
+                                                     "share_low", "share_high")
+
+
+# --- the tables ---------------------------------------------------------------------------
+
+def seat_win_share(ds: Dataset) -> pl.DataFrame:
+    """Win share by seat for each player count, against the fair 1/N."""
+    return _win_shares(_players(ds), [*KEYS, "seat"]).drop("seats")
+
+
+def draw_seat_win_share(ds: Dataset) -> pl.DataFrame:
+    """Win share by seat for each minor draw and player count."""
+    return _win_shares(_players(ds), [*KEYS, "draw", "seat"]).drop("seats")
+
+
+def draw_summary(ds: Dataset) -> pl.DataFrame:
+    """Games, mean game length (ORs, SRs) per minor draw and player count."""
+    df = (_games(ds).group_by([*KEYS, "draw"])
+          .agg(pl.len().alias("games"), *_mean_aggs("ors", pl.col("ors")), *_mean_aggs("srs", pl.col("srs")))
+          .sort([*KEYS, "draw"]).collect())
+    return _finish_means(df, "ors", "srs")
+
+
+def draw_end_reasons(ds: Dataset) -> pl.DataFrame:
+    return _distribution(_games(ds), [*KEYS, "draw"], "end_reason", END_REASONS)
+
+
+def draw_companies(ds: Dataset) -> pl.DataFrame:
+    """Per minor draw, player count and company in play: how often it starts and floats,
+    its route revenue over the game (games where it floated) and its final price
+    (games where it started). A minor that was not drawn is not in play."""
+    games = _games(ds)
+    all_minors = games.select(pl.col("minors").explode().unique()).collect().to_series().to_list()
+    lf = (ds.scan("companies").join(games.select("game_id", "variant", "players", "draw", "minors"),
+                                    on=["game_id", "variant"])
+          .filter(~pl.col("company").is_in(all_minors) | pl.col("company").is_in(pl.col("minors"))))
+    floated = pl.col("revenue_total").filter(pl.col("floated"))
+    # Companies in the order the dataset lists them (the ruleset's order).
+    order = ds.scan("companies").select(pl.col("company").unique(maintain_order=True)).collect().to_series()
+    df = (lf.group_by([*KEYS, "draw", "company"])
+          .agg(pl.len().alias("games"), pl.col("started").sum().alias("started_n"),
+               pl.col("floated").sum().alias("floated_n"),
+               *_mean_aggs("revenue", floated), *_mean_aggs("final_price", pl.col("final_price")))
+          .sort([*KEYS, "draw", pl.col("company").replace_strict(order, range(order.len()))]).collect())
+    df = _with_rate(_with_rate(df, "start_rate", "started_n"), "float_rate", "floated_n")
+    return _finish_means(df, "revenue", "final_price").drop("started_n", "floated_n")
+
+
+def strategy_win_share(ds: Dataset, column: str) -> pl.DataFrame:
+    """Win share per policy (column="policy") or auction strategy, per player count,
+    against the fair 1/N; `seats` = how many different seats it played from."""
+    return _win_shares(_players(ds), [*KEYS, column])
+
+
+def strategy_ratings(ds: Dataset, column: str, rng: np.random.Generator) -> pl.DataFrame:
+    """Bradley-Terry ratings of the values of `column` across all tables of a variant
+    (every player count): each game is decomposed into its pairs of seats with
+    different strategies; the better rank wins, a tie counts half."""
+    p = _players(ds).select("game_id", "variant", "seat", "rank", pl.col(column).alias("name"))
+    pairs = (p.join(p, on=["game_id", "variant"], suffix="_b")
+             .filter((pl.col("seat") < pl.col("seat_b")) & (pl.col("name") != pl.col("name_b")))
+             .with_columns(score=pl.when(pl.col("rank") < pl.col("rank_b")).then(1.0)
+                           .when(pl.col("rank") == pl.col("rank_b")).then(0.5).otherwise(0.0))
+             .collect())
+    names_by_variant = p.group_by("variant").agg(pl.col("name").unique().sort()).sort("variant").collect()
+    frames = []
+    for variant, names in names_by_variant.iter_rows():
+        v = pairs.filter(pl.col("variant") == variant)
+        index = {name: k for k, name in enumerate(names)}
+        r = stats.bradley_terry(names, v["game_id"].to_numpy(), v["name"].replace_strict(index).to_numpy(),
+                                v["name_b"].replace_strict(index).to_numpy(), v["score"].to_numpy(), rng)
+        frames.append(pl.DataFrame({"variant": variant, column: names, "games": r.games, "strength": r.strength,
+                                    "strength_low": r.low, "strength_high": r.high}))
+    if not frames:
+        return pl.DataFrame(schema={"variant": pl.String, column: pl.String, "games": pl.Int64,
+                                    "strength": pl.Float64, "strength_low": pl.Float64,
+                                    "strength_high": pl.Float64})
+    return pl.concat(frames).sort("variant", "strength", descending=[False, True])
+
+
+def legacy_value(ds: Dataset) -> pl.DataFrame:
+    """Per legacy and player count: how often its buyer wins (against the fair 1/N),
+    the price paid against the printed minimum, the income it paid before closing, its
+    net value (income - price) and the buyer's wealth edge: final wealth minus the mean
+    final wealth of the other players of the game, who hold the other legacies."""
+    players = _players(ds)
+    others = players.group_by("game_id", "variant").agg(table_wealth=pl.col("wealth").sum())
+    lf = (ds.scan("auctions").with_columns(seat=pl.col("buyer_seat") + 1)
+          .join(players.select("game_id", "variant", "seat", "players", "win_share", "wealth"),
+                on=["game_id", "variant", "seat"])
+          .join(others, on=["game_id", "variant"])
+          .with_columns(net_value=pl.col("income_earned") - pl.col("price"),
+                        wealth_edge=pl.col("wealth") - (pl.col("table_wealth") - pl.col("wealth"))
+                        / (pl.col("players") - 1)))
+    means = ("price", "income_earned", "net_value", "wealth_edge")
+    df = (lf.group_by([*KEYS, "legacy"])
+          .agg(pl.len().alias("games"), pl.col("win_share").sum().alias("wins"),
+               pl.col("min_price").mean().alias("min_price"),
+               *[a for m in means for a in _mean_aggs(m, pl.col(m))])
+          .sort([*KEYS, "legacy"]).collect())
+    df = _with_rate(_finish_means(df, *means), "win_share", "wins").with_columns(fair=1 / pl.col("players"))
+    return df.with_columns(p_value=pl.Series(stats.rate_test(df["wins"].to_numpy(), df["games"].to_numpy(),
+                                                             df["fair"].to_numpy())))
+
+
+def auction_prices(ds: Dataset) -> pl.DataFrame:
+    """Distribution of the auction price per legacy and player count, the share of
+    sales whose price fell (drops) and of those where it fell all the way to 0."""
+    price = pl.col("price")
+    df = (ds.scan("auctions").join(_games(ds).select("game_id", "variant", "players"), on=["game_id", "variant"])
+          .group_by([*KEYS, "legacy"])
+          .agg(pl.len().alias("games"), pl.col("min_price").mean().alias("min_price"),
+               price.mean().alias("mean_price"), price.quantile(0.1, "nearest").alias("p10"),
+               price.median().alias("median"), price.quantile(0.9, "nearest").alias("p90"),
+               (pl.col("drops") > 0).sum().alias("dropped"), (price == 0).sum().alias("at_zero"),
+               pl.col("reservations").mean().alias("mean_reservations"))
+          .sort([*KEYS, "legacy"]).collect())
+    return _with_rate(_with_rate(df, "drop_rate", "dropped"), "zero_rate", "at_zero").drop("dropped", "at_zero")
+
+
+def game_length(ds: Dataset) -> pl.DataFrame:
+    """Stock rounds, operating rounds and the epoch reached, per player count."""
+    df = (_games(ds).group_by(KEYS)
+          .agg(pl.len().alias("games"), *[a for m in ("srs", "ors", "epoch") for a in _mean_aggs(m, pl.col(m))])
+          .sort(KEYS).collect())
+    return _finish_means(df, "srs", "ors", "epoch")
+
+
+def phases_reached(ds: Dataset) -> pl.DataFrame:
+    return _distribution(_games(ds), KEYS, "phase")
+
+
+def epochs_reached(ds: Dataset) -> pl.DataFrame:
+    return _distribution(_games(ds), KEYS, "epoch")
+
+
+def length_distribution(ds: Dataset) -> pl.DataFrame:
+    """Share of games per number of operating rounds played."""
+    return _distribution(_games(ds), KEYS, "ors")
+
+
+def end_reasons(ds: Dataset) -> pl.DataFrame:
+    return _distribution(_games(ds), KEYS, "end_reason", END_REASONS)
+
+
+def errors(ds: Dataset) -> pl.DataFrame:
+    """Failed games per error line (they are not in the other tables)."""
+    return ds.scan("errors").group_by("variant", "error").agg(games=pl.len()).sort("games", descending=True).collect()
+
+
+def _per_game_metrics(ds: Dataset) -> pl.DataFrame:
+    """One row per game with every metric the variant comparison pairs: length, bank,
+    end reason (0/1), each seat's win share and each company's revenue and floating."""
+    games = _games(ds).with_columns(
+        *[(pl.col("end_reason") == r).cast(pl.Float64).alias(f"share of games ending by {r}") for r in END_REASONS]
+    ).rename({"ors": "ORs played", "srs": "SRs played", "epoch": "epoch reached", "bank": "bank cash at the end (R.)"})
+    seats = (_players(ds).select("game_id", "variant", pl.format("seat {} win share", "seat").alias("metric"),
+                                 "win_share").collect()
+             .pivot(on="metric", index=["game_id", "variant"], values="win_share"))
+    companies = (ds.scan("companies").select(
+        "game_id", "variant", "company", pl.col("revenue_total").cast(pl.Float64).alias("revenue"),
+        pl.col("floated").cast(pl.Float64).alias("floats")).collect()
+        .pivot(on="company", index=["game_id", "variant"], values=["revenue", "floats"]))
+    companies = companies.rename({c: f"{c.split('_', 1)[1]} route revenue (R.)" if c.startswith("revenue_")
+                                  else f"share of games where {c.split('_', 1)[1]} floats"
+                                  for c in companies.columns if c not in ("game_id", "variant")})
+    return (games.drop("minors", "legacies", "events", "policies", "winners", "phase", "end_reason",
+                       "actions", "duration_s", "draw").collect()
+            .join(seats, on=["game_id", "variant"], how="left")
+            .join(companies, on=["game_id", "variant"], how="left"))
+
+
+def baseline_variant(ds: Dataset, variants: list[str]) -> str:
+    """The first variant of the experiment file (per the manifest), else the first by name."""
+    return next((v for v in ds.planned_variants if v in variants), sorted(variants)[0])
+
+
+def variant_differences(ds: Dataset) -> pl.DataFrame:
+    """For each variant against the baseline, per player count and metric: the mean of
+    the per-game difference over games played on the same seed in the same cell, with
+    its t interval and paired t test. Share metrics are fractions (0..1)."""
+    wide = _per_game_metrics(ds)
+    variants = wide["variant"].unique().sort().to_list()
+    schema = {"variant": pl.String, "baseline": pl.String, "players": pl.Int64, "metric": pl.String,
+              "pairs": pl.Int64, "difference": pl.Float64, "difference_low": pl.Float64,
+              "difference_high": pl.Float64, "p_value": pl.Float64}
+    if len(variants) < 2:
+        return pl.DataFrame(schema=schema)
+    base = baseline_variant(ds, variants)
+    fixed = {"game_id", "variant", "cell", "game_index", "seed", "players"}
+    metrics = [c for c in wide.columns if c not in fixed]
+    rows = []
+    for variant in (v for v in variants if v != base):
+        paired = wide.filter(pl.col("variant") == variant).join(
+            wide.filter(pl.col("variant") == base), on=["cell", "seed"], suffix=" [base]")
+        for (players,), group in paired.group_by("players", maintain_order=True):
+            for metric in metrics:
+                both = group.select(metric, f"{metric} [base]").drop_nulls()
+                if both.height == 0:
+                    continue
+                d = stats.paired_difference(both[metric].to_numpy(), both[f"{metric} [base]"].to_numpy())
+                rows.append((variant, base, players, metric, d.n, d.mean, d.low, d.high, d.p_value))
+    return pl.DataFrame(rows, schema=schema, orient="row").sort("variant", "players", "metric")
+
+
+# --- comparisons and the whole analysis ------------------------------------------------
+
+def _percent(x: float) -> str:
+    return f"{100 * x:.0f}"
+
+
+def _win_share_comparisons(df: pl.DataFrame, section: str, subject: Callable[[dict], str],
+                           prefix: Callable[[dict], str]) -> list[stats.Comparison]:
+    out = []
+    for row in df.iter_rows(named=True):
+        who = f"{prefix(row)}{subject(row)}"
+        out.append(stats.Comparison(
+            section, who, row["win_share"], row["win_share_low"], row["win_share_high"], row["fair"],
+            row["p_value"],
+            f"{who[0].upper()}{who[1:]} wins {_percent(row['win_share'])} % ({_percent(row['win_share_low'])}–"
+            f"{_percent(row['win_share_high'])} %) against a fair {_percent(row['fair'])} %."))
+    return out
+
+
+def _difference_comparisons(df: pl.DataFrame) -> list[stats.Comparison]:
+    out = []
+    # A metric identical in every pair (e.g. a company never in play) is not a test.
+    informative = df.filter((pl.col("difference") != 0) | (pl.col("difference_low") != pl.col("difference_high")))
+    for row in informative.iter_rows(named=True):
+        share = row["metric"].startswith("share of") or row["metric"].endswith("win share")
+        scale, unit = (100, " percentage points") if share else (1, "")
+        d, lo, hi = (scale * row[k] for k in ("difference", "difference_low", "difference_high"))
+        out.append(stats.Comparison(
+            "variants", f"with {row['players']} players, {row['metric']}, {row['variant']} vs. {row['baseline']}",
+            row["difference"], row["difference_low"], row["difference_high"], 0.0, row["p_value"],
+            f"With {row['players']} players, variant {row['variant']} changes {row['metric']} by {d:+.1f}{unit} "
+            f"({lo:+.1f} to {hi:+.1f}) on average against {row['baseline']}."))
+    return out
+
+
+def _same_grouping(ds: Dataset, a: str, b: str) -> bool:
+    """Whether two player columns split the player-games identically (then testing
+    both would count one question twice)."""
+    counts = ds.scan("players").select(pl.col(a).n_unique().alias("a"), pl.col(b).n_unique().alias("b"),
+                                       pl.struct(a, b).n_unique().alias("ab")).collect().row(0)
+    return counts[0] == counts[1] == counts[2]
+
+
+@dataclass
+class Analysis:
+    experiment: str
+    manifest: dict
+    variants: list[str]
+    tables: dict[str, pl.DataFrame]
+    comparisons: list[stats.Comparison] = field(default_factory=list)
+
+    @property
+    def significant(self) -> list[stats.Comparison]:
+        return [c for c in self.comparisons if c.significant]
+
+
+def analyse(ds: Dataset, seed: int = 0) -> Analysis:
+    """Every table of the report, and every comparison corrected together by Holm.
+    `seed` seeds the bootstrap of the ratings' intervals."""
+    rng = np.random.default_rng(seed)
+    variants = _games(ds).select(pl.col("variant").unique().sort()).collect().to_series().to_list()
+    # When each policy has its own auction strategy, one grouping answers both questions.
+    distinct = not _same_grouping(ds, "policy", "auction_strategy")
+    strategy_columns = ["policy", "auction_strategy"] if distinct else ["policy"]
+    rating_columns = ["auction_strategy", "policy"] if distinct else ["auction_strategy"]
+    tables = {
+        "seat": seat_win_share(ds),
+        "draw_seat": draw_seat_win_share(ds),
+        "draw_summary": draw_summary(ds),
+        "draw_end_reasons": draw_end_reasons(ds),
+        "draw_companies": draw_companies(ds),
+        **{f"{c}_win_share": strategy_win_share(ds, c) for c in strategy_columns},
+        **{f"{c}_ratings": strategy_ratings(ds, c, rng) for c in rating_columns},
+        "legacy_value": legacy_value(ds),
+        "auction_prices": auction_prices(ds),
+        "game_length": game_length(ds),
+        "phases": phases_reached(ds),
+        "epochs": epochs_reached(ds),
+        "length_distribution": length_distribution(ds),
+        "end_reasons": end_reasons(ds),
+        "variant_differences": variant_differences(ds),
+        "errors": errors(ds),
+    }
+
+    def prefix(row: dict) -> str:
+        return f"in variant {row['variant']}, with {row['players']} players, " if len(variants) > 1 \
+            else f"with {row['players']} players, "
+
+    comparisons = [
+        *_win_share_comparisons(tables["seat"], "seat", lambda r: f"seat {r['seat']}", prefix),
+        *_win_share_comparisons(tables["draw_seat"], "draw",
+                                lambda r: f"seat {r['seat']} (minors {r['draw']})", prefix),
+        # A strategy alone at its tables wins exactly its fair share: nothing to test.
+        *[c for col in strategy_columns for c in _win_share_comparisons(
+            tables[f"{col}_win_share"].filter(pl.col(col).n_unique().over(KEYS) > 1), col,
+            lambda r, col=col: f"{col.replace('_', ' ')} {r[col]}", prefix)],
+        *_win_share_comparisons(tables["legacy_value"], "legacy", lambda r: f"the buyer of {r['legacy']}", prefix),
+        *_difference_comparisons(tables["variant_differences"]),
+    ]
+    stats.apply_holm(comparisons)
+    return Analysis(ds.experiment, ds.manifest, variants, tables, comparisons)

@@ -1,0 +1,209 @@
+"""Charts of the balance tables, written as PNG files.
+
+Figures are built with matplotlib's object API (`Figure`, rendered by the Agg canvas),
+so nothing here opens a window or touches pyplot's global state. Each function takes
+a table from `aggregate` and a file path, writes the chart and returns the path, or
+returns None when the table has nothing to draw."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+from matplotlib.figure import Figure
+
+PERCENT = 100
+COLOURS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f")
+
+
+def _save(fig: Figure, path: Path) -> Path:
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    return path
+
+
+def _variant_label(variant: str) -> str:
+    return variant or "all games"
+
+
+def _errors(df: pl.DataFrame, name: str, scale: float = 1) -> np.ndarray:
+    """Asymmetric error-bar lengths (below, above) for column `name` and its interval."""
+    est = df[name].to_numpy() * scale
+    return np.vstack([est - df[f"{name}_low"].to_numpy() * scale, df[f"{name}_high"].to_numpy() * scale - est])
+
+
+def seat_win_share(table: pl.DataFrame, path: Path) -> Path | None:
+    """Win share per seat with 95 % intervals, one panel per player count, and the
+    fair share 1/N as a dashed line."""
+    if table.is_empty():
+        return None
+    counts = table["players"].unique().sort().to_list()
+    variants = table["variant"].unique().sort().to_list()
+    fig = Figure(figsize=(4.2 * len(counts), 4))
+    for k, players in enumerate(counts):
+        ax = fig.add_subplot(1, len(counts), k + 1)
+        for v, variant in enumerate(variants):
+            rows = table.filter((pl.col("players") == players) & (pl.col("variant") == variant))
+            offset = (v - (len(variants) - 1) / 2) * 0.12
+            ax.errorbar(rows["seat"].to_numpy() + offset, rows["win_share"].to_numpy() * PERCENT,
+                        yerr=_errors(rows, "win_share", PERCENT), fmt="o", capsize=4,
+                        color=COLOURS[v % len(COLOURS)], label=_variant_label(variant))
+        ax.axhline(PERCENT / players, linestyle="--", color="grey", label=f"fair share (1/{players})")
+        ax.set_xticks(range(1, players + 1))
+        ax.set_title(f"{players} players")
+        ax.set_xlabel("seat (1 = first in turn order)")
+        ax.set_ylabel("win share (%)")
+        ax.legend(fontsize="small")
+    fig.suptitle("Win share by seat, with 95 % intervals")
+    return _save(fig, path)
+
+
+def heatmap(table: pl.DataFrame, value: str, title: str, label: str, path: Path) -> Path | None:
+    """A minor draw × player count grid (one column per variant and player count)
+    coloured and annotated by `value`."""
+    if table.is_empty():
+        return None
+    columns = table.select("variant", "players").unique().sort("variant", "players").rows()
+    draws = table["draw"].unique().sort().to_list()
+    grid = np.full((len(draws), len(columns)), np.nan)
+    for row in table.iter_rows(named=True):
+        grid[draws.index(row["draw"]), columns.index((row["variant"], row["players"]))] = row[value]
+    fig = Figure(figsize=(2.2 + 1.6 * len(columns), 1.6 + 0.7 * len(draws)))
+    ax = fig.add_subplot()
+    image = ax.imshow(grid, cmap="viridis", aspect="auto")
+    for (r, c), x in np.ndenumerate(grid):
+        if not np.isnan(x):
+            ax.text(c, r, f"{x:.3g}", ha="center", va="center", color="white" if x < np.nanmean(grid) else "black")
+    several_variants = len({v for v, _ in columns}) > 1
+    ax.set_xticks(range(len(columns)), [f"{_variant_label(v)}\n{p} players" if several_variants else
+                                        f"{p} players" for v, p in columns])
+    ax.set_yticks(range(len(draws)), draws)
+    ax.set_xlabel("player count")
+    ax.set_ylabel("minors drawn")
+    fig.colorbar(image, ax=ax, label=label)
+    ax.set_title(title)
+    return _save(fig, path)
+
+
+def legacy_price_value(table: pl.DataFrame, path: Path) -> Path | None:
+    """Mean price paid against mean income earned per legacy, with 95 % intervals;
+    above the break-even line a legacy paid back more than it cost."""
+    if table.is_empty():
+        return None
+    fig = Figure(figsize=(7, 6))
+    ax = fig.add_subplot()
+    groups = table.select("variant", "players").unique().sort("variant", "players").rows()
+    for g, (variant, players) in enumerate(groups):
+        rows = table.filter((pl.col("variant") == variant) & (pl.col("players") == players))
+        label = f"{players} players" + (f", {variant}" if variant else "")
+        ax.errorbar(rows["price"].to_numpy(), rows["income_earned"].to_numpy(), xerr=_errors(rows, "price"),
+                    yerr=_errors(rows, "income_earned"), fmt="o", capsize=3, color=COLOURS[g % len(COLOURS)],
+                    label=label)
+        for legacy, x, y in rows.select("legacy", "price", "income_earned").iter_rows():
+            ax.annotate(legacy, (x, y), textcoords="offset points", xytext=(5, 5), fontsize="small")
+    top = float(np.nanmax(table.select(pl.max_horizontal("price_high", "income_earned_high")).to_numpy())) * 1.05
+    ax.plot([0, top], [0, top], linestyle="--", color="grey", label="break-even (income = price)")
+    ax.set_xlim(0, top)
+    ax.set_ylim(0, top)
+    ax.set_xlabel("mean price paid at auction (R.)")
+    ax.set_ylabel("mean income earned before closing (R.)")
+    ax.set_title("Legacies: price paid against income earned")
+    ax.legend(fontsize="small")
+    return _save(fig, path)
+
+
+def ratings(table: pl.DataFrame, column: str, path: Path) -> Path | None:
+    """Bradley-Terry strengths with 95 % bootstrap intervals, strongest on top (None
+    when no strategy has a finite rating, e.g. a single strategy at every table)."""
+    if not table["strength"].is_finite().any():
+        return None
+    variants = table["variant"].unique().sort().to_list()
+    names = table.group_by(column).agg(pl.col("strength").mean()).sort("strength")[column].to_list()
+    fig = Figure(figsize=(7, 1.5 + 0.45 * len(names) * len(variants)))
+    ax = fig.add_subplot()
+    for v, variant in enumerate(variants):
+        rows = table.filter(pl.col("variant") == variant)
+        y = np.array([names.index(n) for n in rows[column].to_list()]) + (v - (len(variants) - 1) / 2) * 0.2
+        ax.errorbar(rows["strength"].to_numpy(), y, xerr=_errors(rows, "strength"), fmt="o", capsize=4,
+                    color=COLOURS[v % len(COLOURS)], label=_variant_label(variant))
+    ax.axvline(0, linestyle="--", color="grey")
+    ax.set_yticks(range(len(names)), names)
+    ax.set_xlabel("Bradley-Terry strength (log-odds against the average, 0 = average)")
+    ax.set_ylabel(column.replace("_", " "))
+    ax.set_title(f"{column.replace('_', ' ').capitalize()} ratings, with 95 % bootstrap intervals")
+    if len(variants) > 1:
+        ax.legend(fontsize="small")
+    return _save(fig, path)
+
+
+def length_histogram(table: pl.DataFrame, path: Path) -> Path | None:
+    """Distribution of operating rounds played per game, one panel per player count."""
+    if table.is_empty():
+        return None
+    counts = table["players"].unique().sort().to_list()
+    variants = table["variant"].unique().sort().to_list()
+    fig = Figure(figsize=(4.5 * len(counts), 3.8))
+    for k, players in enumerate(counts):
+        ax = fig.add_subplot(1, len(counts), k + 1)
+        for v, variant in enumerate(variants):
+            rows = table.filter((pl.col("players") == players) & (pl.col("variant") == variant)).sort("ors")
+            ax.step(rows["ors"].to_numpy(), rows["share"].to_numpy() * PERCENT, where="mid",
+                    color=COLOURS[v % len(COLOURS)], label=_variant_label(variant))
+        ax.set_title(f"{players} players")
+        ax.set_xlabel("operating rounds played (ORs)")
+        ax.set_ylabel("games (%)")
+        if len(variants) > 1:
+            ax.legend(fontsize="small")
+    fig.suptitle("Game length")
+    return _save(fig, path)
+
+
+def end_reasons(table: pl.DataFrame, path: Path) -> Path | None:
+    """Share of games per end reason, stacked, one bar per variant and player count."""
+    if table.is_empty():
+        return None
+    bars = table.select("variant", "players").unique().sort("variant", "players").rows()
+    reasons = table["end_reason"].unique(maintain_order=True).to_list()
+    fig = Figure(figsize=(2.5 + 1.2 * len(bars), 4.5))
+    ax = fig.add_subplot()
+    bottom = np.zeros(len(bars))
+    for r, reason in enumerate(reasons):
+        share = np.array([table.filter((pl.col("variant") == v) & (pl.col("players") == p)
+                                       & (pl.col("end_reason") == reason))["share"].sum() for v, p in bars])
+        ax.bar(range(len(bars)), share * PERCENT, bottom=bottom, color=COLOURS[r % len(COLOURS)], label=reason)
+        bottom += share * PERCENT
+    ax.set_xticks(range(len(bars)), [f"{p} players" + (f"\n{v}" if v else "") for v, p in bars])
+    ax.set_ylabel("games (%)")
+    ax.set_xlabel("player count")
+    ax.set_title("How games end")
+    ax.legend(title="end reason", fontsize="small", bbox_to_anchor=(1.02, 1), loc="upper left")
+    return _save(fig, path)
+
+
+def variant_differences(table: pl.DataFrame, path: Path, most: int = 12) -> Path | None:
+    """Paired differences against the baseline variant with 95 % intervals, one panel
+    per metric (the `most` metrics with the smallest p-values), one point per variant
+    and player count; share metrics in percentage points."""
+    if table.is_empty():
+        return None
+    metrics = (table.group_by("metric").agg(pl.col("p_value").min()).sort("p_value", "metric")
+               .head(most)["metric"].to_list())
+    cols = min(3, len(metrics))
+    rows_n = -(-len(metrics) // cols)
+    fig = Figure(figsize=(4.6 * cols, 3.2 * rows_n))
+    baseline = table["baseline"][0]
+    for k, metric in enumerate(metrics):
+        ax = fig.add_subplot(rows_n, cols, k + 1)
+        rows = table.filter(pl.col("metric") == metric).sort("variant", "players")
+        share = metric.startswith("share of") or metric.endswith("win share")
+        scale = PERCENT if share else 1
+        labels = [f"{v}\n{p}p" for v, p in rows.select("variant", "players").rows()]
+        ax.errorbar(range(rows.height), rows["difference"].to_numpy() * scale,
+                    yerr=_errors(rows, "difference", scale), fmt="o", capsize=4)
+        ax.axhline(0, linestyle="--", color="grey")
+        ax.set_xticks(range(rows.height), labels, fontsize="small")
+        ax.set_title(metric, fontsize="medium")
+        ax.set_ylabel("difference (percentage points)" if share else f"difference in {metric}", fontsize="small")
+        ax.set_xlabel("variant, player count")
+    fig.suptitle(f"Differences against variant {baseline} on the same seeds, with 95 % intervals")
+    return _save(fig, path)

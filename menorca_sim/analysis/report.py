@@ -1,0 +1,299 @@
+"""The balance report of one experiment: `index.html` (one page, PNG charts beside it,
+tables as HTML) and `summary.md`, which opens with the findings: every imbalance that
+is significant at the 5 % level after Holm correction across all the report's
+comparisons, one plain sentence each."""
+from __future__ import annotations
+
+import html
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import polars as pl
+
+from menorca_sim.analysis import charts
+from menorca_sim.analysis.aggregate import Analysis, Dataset, analyse
+from menorca_sim.analysis.stats import ALPHA, CONFIDENCE
+
+CHART_FILES = {name: f"{name}.png" for name in (
+    "seat_win_share", "draw_length", "draw_seat1", "auction_strategy_ratings", "policy_ratings",
+    "legacy_price_value", "game_length", "end_reasons", "variant_differences")}
+"""Every chart file the report may write; one left from an earlier report is removed."""
+RATE_COLUMNS = ("win_share", "share", "fair", "start_rate", "float_rate", "drop_rate", "zero_rate")
+
+
+@dataclass
+class Section:
+    key: str  # anchor in the page
+    title: str
+    question: str  # what the section answers, in the designer's words
+    tables: list[tuple[str, pl.DataFrame]] = field(default_factory=list)  # (caption, raw table)
+    charts: list[Path] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class ReportFiles:
+    index: Path
+    summary: Path
+    charts: list[Path]
+
+
+def default_out(data_dir: Path) -> Path:
+    """`reports/<experiment>/data` reports to `reports/<experiment>/`."""
+    return Path(data_dir).resolve().parent
+
+
+def build_report(data_dir: str | Path, out_dir: str | Path | None = None, seed: int = 0) -> ReportFiles:
+    """Analyse the dataset in `data_dir` and write the report into `out_dir`."""
+    ds = Dataset(data_dir)
+    out = Path(out_dir) if out_dir is not None else default_out(ds.path)
+    out.mkdir(parents=True, exist_ok=True)
+    analysis = analyse(ds, seed=seed)
+    sections = _sections(analysis, out)
+    written = [p for s in sections for p in s.charts]
+    for stale in {out / f for f in CHART_FILES.values()} - set(written):
+        stale.unlink(missing_ok=True)
+    index = out / "index.html"
+    index.write_text(_html(analysis, sections), encoding="utf-8")
+    summary = out / "summary.md"
+    summary.write_text(_markdown(analysis, sections), encoding="utf-8")
+    return ReportFiles(index, summary, written)
+
+
+# --- what the report says ------------------------------------------------------------------
+
+def findings(analysis: Analysis) -> list[str]:
+    """The findings, one sentence each: significant comparisons first (in report
+    order), then notes on capped and failed games."""
+    lines = [c.sentence for c in analysis.significant]
+    if not lines:
+        lines.append(f"No imbalance was found at the {ALPHA * 100:.0f} % level after Holm correction "
+                     f"across the report's {len(analysis.comparisons)} comparisons.")
+    ends = analysis.tables["end_reasons"].filter(pl.col("end_reason") == "cap")
+    capped = int(ends["count"].sum())
+    if capped:
+        lines.append(f"{capped} of {int(ends['games'].sum())} games ended at the safety cap on ORs "
+                     "instead of a rule's end condition: see End reasons.")
+    failed = int(analysis.tables["errors"]["games"].sum())
+    if failed:
+        lines.append(f"{failed} games failed with an error and are missing from every table: see Errors.")
+    return lines
+
+
+def _findings_note(a: Analysis) -> str:
+    return (f"Intervals are {CONFIDENCE * 100:.0f} % intervals. A result is listed when it stays significant at "
+            f"the {ALPHA * 100:.0f} % level after Holm correction across all {len(a.comparisons)} comparisons of "
+            "this report (see All comparisons); the sample sizes were fixed by the experiment in advance.")
+
+
+def _sections(a: Analysis, out: Path) -> list[Section]:
+    t = a.tables
+
+    def chart(produced: Path | None) -> list[Path]:
+        return [produced] if produced is not None else []
+
+    sections = [
+        Section("seats", "Seats", "Does the seat a player starts from change the chance to win? Each seat's "
+                "win share (shared wins count fractionally) against the fair share 1/N.",
+                [("Win share by seat", t["seat"])],
+                chart(charts.seat_win_share(t["seat"], out / CHART_FILES["seat_win_share"]))),
+        Section("draws", "Minor draws", "Does the pair of minors drawn change the seats' chances, the length "
+                "of the game, how it ends, and how each company does (does it float, what does it earn, "
+                "what is it worth at the end; RADM's final price is the merged company's value)?",
+                [("Game length by draw", t["draw_summary"]), ("Win share by seat and draw", t["draw_seat"]),
+                 ("End reasons by draw", t["draw_end_reasons"]),
+                 ("Companies by draw (revenue: over games where the company floated; final price: where "
+                  "it started)", t["draw_companies"])],
+                chart(charts.heatmap(t["draw_summary"], "ors", "Mean operating rounds per game by minor draw",
+                                     "operating rounds per game (ORs)", out / CHART_FILES["draw_length"])) +
+                chart(charts.heatmap(t["draw_seat"].filter(pl.col("seat") == 1).with_columns(
+                    pl.col("win_share") * charts.PERCENT), "win_share", "Seat 1 win share by minor draw",
+                    "seat 1 win share (%)", out / CHART_FILES["draw_seat1"]))),
+        Section("strategies", "Strategies", "Do some policies or auction strategies win more than their fair "
+                "share? Seats are rotated by the experiment, so a seat's advantage does not favour a strategy. "
+                "Ratings pool every table of a variant (a game with k players counts as its pairs of "
+                "different strategies, a tie as half a win): 0 is the average strategy, +0.7 about twice "
+                "the odds of the average.",
+                [(f"Win share by {c.split('_win_share')[0].replace('_', ' ')}", t[c])
+                 for c in ("policy_win_share", "auction_strategy_win_share") if c in t] +
+                [(f"Bradley-Terry ratings by {c.split('_ratings')[0].replace('_', ' ')}", t[c])
+                 for c in ("auction_strategy_ratings", "policy_ratings") if c in t],
+                chart(charts.ratings(t["auction_strategy_ratings"], "auction_strategy",
+                                     out / CHART_FILES["auction_strategy_ratings"])) +
+                (chart(charts.ratings(t["policy_ratings"], "policy", out / CHART_FILES["policy_ratings"]))
+                 if "policy_ratings" in t else [])),
+        Section("legacies", "Legacies", "Is each Family Legacy worth what it costs, and does owning it help "
+                "to win?",
+                [("Legacies by player count", t["legacy_value"])],
+                chart(charts.legacy_price_value(t["legacy_value"], out / CHART_FILES["legacy_price_value"])),
+                ["Net value = income earned before the legacy closed - price paid (R.); its special ability "
+                 "is not in it.",
+                 "Wealth edge = the buyer's final wealth - the mean final wealth of the other players of the "
+                 "game, who hold the other legacies. It measures the whole effect of owning this legacy "
+                 "rather than another one: price, income, the ability and what the money did. The ability's "
+                 "effect is not recorded on its own; where the wealth edge of a legacy lies well above its "
+                 "net value, the difference is the best available estimate of what its ability (and the "
+                 "timing of its income) is worth."]),
+        Section("auctions", "Auction prices", "What do legacies sell for against their printed minimum, and how "
+                "often does nobody want one until its price drops, or falls all the way to 0?",
+                [("Auction prices (R.) by legacy", t["auction_prices"])]),
+        Section("length", "Game length", "How long do games last (stock rounds, operating rounds) and how far "
+                "do they get (final phase, epoch)?",
+                [("Rounds and epoch reached", t["game_length"]), ("Final phase", t["phases"]),
+                 ("Final epoch", t["epochs"])],
+                chart(charts.length_histogram(t["length_distribution"], out / CHART_FILES["game_length"]))),
+        Section("ends", "End reasons", "How do games end (bank broken, bankruptcy, conquest), and do any run "
+                "into the safety cap on ORs (a healthy ruleset never does)?",
+                [("End reasons", t["end_reasons"])],
+                chart(charts.end_reasons(t["end_reasons"], out / CHART_FILES["end_reasons"]))),
+    ]
+    if len(a.variants) > 1:
+        sections.append(Section(
+            "variants", "Variants", "How does each rule variant change the game against the baseline, "
+            "compared game by game on the same seeds? Share metrics are fractions (0.05 = 5 percentage "
+            "points).",
+            [("Paired differences against the baseline", t["variant_differences"])],
+            chart(charts.variant_differences(t["variant_differences"],
+                                             out / CHART_FILES["variant_differences"]))))
+    if not t["errors"].is_empty():
+        sections.append(Section("errors", "Errors", "Did any game fail? Failed games are in no other table.",
+                                [("Errors", t["errors"])]))
+    sections.append(Section(
+        "tests", "All comparisons", f"Which tests did this report make? Every comparison below was corrected "
+        f"together by Holm's method; a row is significant when its adjusted p-value is below {ALPHA}. "
+        "Win-share estimates and references are fractions (0.41 = 41 %); differences are in the metric's unit.",
+        [("Comparisons", _comparisons_table(a))]))
+    return sections
+
+
+def _comparisons_table(a: Analysis) -> pl.DataFrame:
+    return pl.DataFrame({
+        "section": [c.section for c in a.comparisons], "comparison": [c.subject for c in a.comparisons],
+        "estimate": [c.estimate for c in a.comparisons], "estimate_low": [c.low for c in a.comparisons],
+        "estimate_high": [c.high for c in a.comparisons], "reference": [c.reference for c in a.comparisons],
+        "p_value": [c.p_value for c in a.comparisons], "p_holm": [c.p_holm for c in a.comparisons],
+        "significant": ["yes" if c.significant else "" for c in a.comparisons],
+    }, schema_overrides={"estimate": pl.Float64, "estimate_low": pl.Float64, "estimate_high": pl.Float64,
+                         "reference": pl.Float64, "p_value": pl.Float64, "p_holm": pl.Float64})
+
+
+# --- formatting ------------------------------------------------------------------------------
+
+HEADERS = {"ors": "ORs", "srs": "SRs", "draw": "minors drawn", "fair": "fair share", "p_value": "p",
+           "p_holm": "p after Holm", "count": "games with it"}
+
+
+def _number(x: float | None, rate: bool) -> str:
+    if x is None or x != x:
+        return "–"
+    if math.isinf(x):
+        return "∞" if x > 0 else "-∞"
+    if rate:
+        return f"{100 * x:.1f}"
+    if x == round(x) or abs(x) >= 100:
+        return f"{x:.0f}"
+    return f"{x:.1f}" if abs(x) >= 10 else f"{x:.3g}"
+
+
+def _display(df: pl.DataFrame, single_variant: bool) -> pl.DataFrame:
+    """Strings for reading: each estimate merged with its interval, rates in %,
+    p-values to two significant digits, the variant column hidden when there is one."""
+    if single_variant and "variant" in df.columns:
+        df = df.drop("variant")
+    columns: dict[str, list[str]] = {}  # header -> cells
+    for name in df.columns:
+        label = HEADERS.get(name, name.replace("_", " "))
+        if name.endswith(("_low", "_high")) and name.rsplit("_", 1)[0] in df.columns:
+            continue
+        values = df[name].to_list()
+        rate = name in RATE_COLUMNS
+        if f"{name}_low" in df.columns:
+            lows, highs = df[f"{name}_low"].to_list(), df[f"{name}_high"].to_list()
+            columns[f"{label} ({'%, ' if rate else ''}{CONFIDENCE * 100:.0f} % CI)"] = [
+                f"{_number(v, rate)} ({_number(lo, rate)} to {_number(hi, rate)})"
+                for v, lo, hi in zip(values, lows, highs)]
+        elif name.startswith("p_"):
+            columns[label] = ["–" if v is None or v != v else f"{v:.2g}" for v in values]
+        elif df[name].dtype.is_float():
+            columns[f"{label} (%)" if rate else label] = [_number(v, rate) for v in values]
+        else:
+            columns[label] = ["" if v is None else str(v) for v in values]
+    return pl.DataFrame(columns, schema={k: pl.String for k in columns})
+
+
+def _manifest_table(a: Analysis) -> pl.DataFrame:
+    """The manifest's values (counts, ruleset hashes, versions, ...) with dotted keys;
+    lists of lists (e.g. seat arrangements) are left to the manifest file itself."""
+    rows: list[tuple[str, str]] = []
+
+    def walk(prefix: str, value: object) -> None:
+        if isinstance(value, dict):
+            for k, v in value.items():
+                walk(f"{prefix}.{k}" if prefix else str(k), v)
+        elif isinstance(value, list) and all(isinstance(v, dict) for v in value):
+            for k, v in enumerate(value):
+                walk(f"{prefix}.{k}", v)
+        elif isinstance(value, list):
+            if not any(isinstance(v, (dict, list)) for v in value):
+                rows.append((prefix, ", ".join(map(str, value))))
+        else:
+            rows.append((prefix, str(value)))
+
+    walk("", a.manifest)
+    return pl.DataFrame(rows, schema={"manifest": pl.String, "value": pl.String}, orient="row")
+
+
+def _html_table(df: pl.DataFrame) -> str:
+    head = "".join(f"<th>{html.escape(c)}</th>" for c in df.columns)
+    body = "".join("<tr>" + "".join(f"<td>{html.escape(v)}</td>" for v in row) + "</tr>" for row in df.iter_rows())
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+
+
+def _md_table(df: pl.DataFrame) -> str:
+    def cell(v: str) -> str:
+        return v.replace("|", "\\|")
+    lines = ["| " + " | ".join(df.columns) + " |", "|" + "---|" * len(df.columns)]
+    lines += ["| " + " | ".join(cell(v) for v in row) + " |" for row in df.iter_rows()]
+    return "\n".join(lines)
+
+
+STYLE = """body{font-family:system-ui,sans-serif;max-width:1200px;margin:2em auto;padding:0 1em;color:#222}
+table{border-collapse:collapse;font-size:0.85em;margin:0.5em 0 1.5em}th,td{border:1px solid #ccc;padding:2px 6px}
+th{background:#f0f0f0}td{text-align:right}img{max-width:100%;display:block;margin:1em 0}
+.question{font-style:italic}.findings li{margin:0.3em 0}"""
+
+
+def _html(a: Analysis, sections: list[Section]) -> str:
+    single = len(a.variants) == 1
+    parts = [f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>Balance report: "
+             f"{html.escape(a.experiment)}</title><style>{STYLE}</style></head><body>",
+             f"<h1>Balance report: {html.escape(a.experiment)}</h1>",
+             "<h2>Findings</h2><ul class='findings'>",
+             *[f"<li>{html.escape(line)}</li>" for line in findings(a)], "</ul>",
+             f"<p>{html.escape(_findings_note(a))}</p>",
+             "<details><summary>Dataset manifest</summary>", _html_table(_manifest_table(a)), "</details>",
+             "<nav><ul>", *[f"<li><a href='#{s.key}'>{html.escape(s.title)}</a></li>" for s in sections],
+             "</ul></nav>"]
+    for s in sections:
+        parts += [f"<h2 id='{s.key}'>{html.escape(s.title)}</h2>", f"<p class='question'>{html.escape(s.question)}</p>"]
+        parts += [f"<img src='{p.name}' alt='{html.escape(s.title)} chart'>" for p in s.charts]
+        parts += [f"<p>{html.escape(n)}</p>" for n in s.notes]
+        for caption, table in s.tables:
+            parts += [f"<h3>{html.escape(caption)}</h3>", _html_table(_display(table, single))]
+    parts.append("</body></html>")
+    return "\n".join(parts)
+
+
+def _markdown(a: Analysis, sections: list[Section]) -> str:
+    single = len(a.variants) == 1
+    lines = ["## Findings", "", *[f"- {line}" for line in findings(a)], "", _findings_note(a), "",
+             f"Experiment: {a.experiment}. The dataset's manifest is at the end.", ""]
+    for s in sections:
+        lines += [f"## {s.title}", "", f"*{s.question}*", ""]
+        for paragraph in [f"![{s.title}]({p.name})" for p in s.charts] + s.notes:
+            lines += [paragraph, ""]
+        for caption, table in s.tables:
+            lines += [f"### {caption}", "", _md_table(_display(table, single)), ""]
+    lines += ["## Dataset manifest", "", _md_table(_manifest_table(a)), ""]
+    return "\n".join(lines)

@@ -1,0 +1,231 @@
+"""Honest statistics for balance reports: intervals for rates and means, paired
+differences between rule variants, Bradley-Terry ratings for strategies, and the Holm
+correction over every comparison a report makes.
+
+All intervals are two-sided at `CONFIDENCE` unless asked otherwise. Sample sizes are
+whatever the experiment fixed in advance: nothing here looks at the data to decide
+when to stop."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+import numpy as np
+from scipy import stats as sps
+
+CONFIDENCE = 0.95
+ALPHA = 0.05  # family-wise error rate the Holm correction controls
+
+
+@dataclass(frozen=True)
+class Interval:
+    estimate: float
+    low: float
+    high: float
+
+
+def _z(confidence: float) -> float:
+    return float(sps.norm.ppf(0.5 + confidence / 2))
+
+
+def wilson_interval(successes: np.ndarray | float, n: np.ndarray | float,
+                    confidence: float = CONFIDENCE) -> tuple[np.ndarray, np.ndarray]:
+    """Wilson score interval (low, high) for a rate, element-wise.
+
+    `successes` may be fractional: a shared win counts 1/k for each of the k tied
+    winners, so the successes of a seat are the sum of its win shares."""
+    s = np.asarray(successes, dtype=float)
+    n = np.asarray(n, dtype=float)
+    z = _z(confidence)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        p = s / n
+        denom = 1 + z * z / n
+        centre = (p + z * z / (2 * n)) / denom
+        half = z / denom * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
+    return np.clip(centre - half, 0, 1), np.clip(centre + half, 0, 1)
+
+
+def rate_test(successes: np.ndarray | float, n: np.ndarray | float,
+              expected: np.ndarray | float) -> np.ndarray:
+    """Two-sided score test of a rate against `expected`, element-wise.
+
+    This is the test the Wilson interval inverts (p < 1 - confidence exactly when
+    `expected` lies outside the interval), and equals Pearson's chi-square on the
+    two cells (successes, failures). Fractional win shares have a smaller variance
+    than whole wins, so on tied games the test is slightly conservative."""
+    s = np.asarray(successes, dtype=float)
+    n = np.asarray(n, dtype=float)
+    p0 = np.asarray(expected, dtype=float)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        z = (s / n - p0) / np.sqrt(p0 * (1 - p0) / n)
+    return 2 * sps.norm.sf(np.abs(z))
+
+
+def mean_t_interval(mean: np.ndarray, sd: np.ndarray, n: np.ndarray,
+                    confidence: float = CONFIDENCE) -> tuple[np.ndarray, np.ndarray]:
+    """Student-t interval (low, high) for means from their summaries, element-wise
+    (NaN where n < 2; a zero spread gives a zero-width interval)."""
+    mean, sd, n = (np.asarray(a, dtype=float) for a in (mean, sd, n))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        half = sps.t.ppf(0.5 + confidence / 2, n - 1) * sd / np.sqrt(n)
+    half = np.where(n >= 2, half, np.nan)
+    return mean - half, mean + half
+
+
+def mean_interval(values: Sequence[float] | np.ndarray, confidence: float = CONFIDENCE,
+                  method: str = "t", rng: np.random.Generator | None = None,
+                  resamples: int = 2000) -> Interval:
+    """Mean with a Student-t interval, or a percentile bootstrap interval drawn with
+    the caller's seeded generator (`method="bootstrap"`, `rng` required)."""
+    if method not in ("t", "bootstrap"):
+        raise ValueError(f"unknown interval method {method!r} (t | bootstrap)")
+    if method == "bootstrap" and rng is None:
+        raise ValueError("a bootstrap interval needs an explicit seeded generator (rng)")
+    x = np.asarray(values, dtype=float)
+    if x.size == 0:
+        return Interval(np.nan, np.nan, np.nan)
+    mean = float(x.mean())
+    if method == "t" or x.size < 2 or np.all(x == x[0]):
+        low, high = mean_t_interval(mean, x.std(ddof=1) if x.size > 1 else np.nan, x.size, confidence)
+    else:
+        res = sps.bootstrap((x,), np.mean, n_resamples=resamples, confidence_level=confidence,
+                            method="percentile", rng=rng, vectorized=True)
+        low, high = res.confidence_interval
+    return Interval(mean, float(low), float(high))
+
+
+@dataclass(frozen=True)
+class PairedDifference:
+    mean: float  # mean of (a - b) over the pairs
+    low: float
+    high: float
+    p_value: float
+    n: int
+
+
+def paired_difference(a: Sequence[float] | np.ndarray, b: Sequence[float] | np.ndarray,
+                      confidence: float = CONFIDENCE) -> PairedDifference:
+    """Mean difference a - b over pairs (the same seed under two variants), its t
+    interval and the paired t test's p-value."""
+    a = np.asarray(a, dtype=float)
+    b = np.asarray(b, dtype=float)
+    d = a - b
+    n = int(d.size)
+    if n < 2:
+        return PairedDifference(float(d.mean()) if n else np.nan, np.nan, np.nan, np.nan, n)
+    mean = float(d.mean())
+    if np.all(d == d[0]):
+        # No spread: the difference is known exactly (scipy would return NaN).
+        return PairedDifference(mean, mean, mean, 1.0 if mean == 0 else 0.0, n)
+    res = sps.ttest_rel(a, b)
+    ci = res.confidence_interval(confidence)
+    return PairedDifference(mean, float(ci.low), float(ci.high), float(res.pvalue), n)
+
+
+def holm(p_values: Sequence[float] | np.ndarray) -> np.ndarray:
+    """Holm step-down adjusted p-values (NaN stays NaN and does not count as a test).
+    A comparison is significant at family-wise level alpha when its adjusted p < alpha."""
+    p = np.asarray(p_values, dtype=float)
+    adjusted = np.full(p.shape, np.nan)
+    tested = np.flatnonzero(~np.isnan(p))
+    m = tested.size
+    if m == 0:
+        return adjusted
+    order = tested[np.argsort(p[tested], kind="stable")]
+    scaled = p[order] * (m - np.arange(m))
+    adjusted[order] = np.minimum(1.0, np.maximum.accumulate(scaled))
+    return adjusted
+
+
+@dataclass
+class Comparison:
+    """One significance test in a report. `sentence` states the result in plain words;
+    `p_holm` and `significant` are filled in by `apply_holm` over the whole report."""
+    section: str
+    subject: str  # what is compared, e.g. "3 players, seat 1"
+    estimate: float
+    low: float
+    high: float
+    reference: float  # the value a balanced game would show (fair share, or 0 difference)
+    p_value: float
+    sentence: str
+    p_holm: float = np.nan
+    significant: bool = False
+
+
+def apply_holm(comparisons: list[Comparison], alpha: float = ALPHA) -> None:
+    """Correct every comparison of a report together (one family)."""
+    adjusted = holm([c.p_value for c in comparisons])
+    for c, q in zip(comparisons, adjusted):
+        c.p_holm = float(q)
+        c.significant = bool(q < alpha)
+
+
+@dataclass(frozen=True)
+class Ratings:
+    names: list[str]
+    strength: np.ndarray  # log-strength, mean 0 over the names
+    low: np.ndarray
+    high: np.ndarray
+    games: int
+
+
+def _fit_bradley_terry(wins: np.ndarray, iterations: int = 5000, tol: float = 1e-9) -> np.ndarray:
+    """Log-strengths (mean 0) maximising the Bradley-Terry likelihood, by Hunter's MM
+    algorithm. wins[i, j] = (possibly fractional) wins of i over j. A strategy that
+    never won gets -inf, one that never lost +inf, one that never played NaN; the
+    others are fitted among themselves."""
+    total = wins + wins.T
+    won, lost = wins.sum(axis=1), wins.sum(axis=0)
+    result = np.full(wins.shape[0], np.nan)
+    result[(won == 0) & (lost > 0)] = -np.inf
+    result[(lost == 0) & (won > 0)] = np.inf
+    fit = np.flatnonzero((won > 0) & (lost > 0))
+    if 0 < fit.size < wins.shape[0]:
+        # Without the degenerate ones, others may become degenerate: recurse.
+        result[fit] = _fit_bradley_terry(wins[np.ix_(fit, fit)], iterations, tol)
+    if fit.size < wins.shape[0]:
+        return result
+    p = np.ones(wins.shape[0])
+    for _ in range(iterations):
+        new = won / (total / (p[:, None] + p[None, :])).sum(axis=1)
+        new /= np.exp(np.mean(np.log(new)))
+        done = np.max(np.abs(new - p)) < tol
+        p = new
+        if done:
+            break
+    return np.log(p)
+
+
+def bradley_terry(names: Sequence[str], game: np.ndarray, i: np.ndarray, j: np.ndarray,
+                  score: np.ndarray, rng: np.random.Generator, resamples: int = 200,
+                  confidence: float = CONFIDENCE) -> Ratings:
+    """Bradley-Terry ratings of strategies from pairwise results, with percentile
+    intervals from a bootstrap over whole games.
+
+    A game with k players is decomposed by the caller into its pairs of different
+    strategies: one row (game, i, j, score) per pair, score 1 if i finished ahead of j,
+    0.5 on a tie, 0 if behind. The pairs of one game are not independent, so the
+    bootstrap resamples games, not pairs. A strategy that never lost (never won) has
+    strength +inf (-inf) and no interval."""
+    k = len(names)
+    games, g_index = np.unique(np.asarray(game), return_inverse=True)
+    i, j, score = np.asarray(i), np.asarray(j), np.asarray(score, dtype=float)
+
+    def wins_matrix(weights: np.ndarray) -> np.ndarray:
+        w = weights[g_index]
+        return (np.bincount(i * k + j, w * score, k * k) +
+                np.bincount(j * k + i, w * (1 - score), k * k)).reshape(k, k)
+
+    strength = _fit_bradley_terry(wins_matrix(np.ones(games.size)))
+    low, high = np.full(k, np.nan), np.full(k, np.nan)
+    if games.size:
+        uniform = np.full(games.size, 1 / games.size)
+        draws = np.array([_fit_bradley_terry(wins_matrix(rng.multinomial(games.size, uniform).astype(float)))
+                          for _ in range(resamples)])
+        draws[~np.isfinite(draws)] = np.nan
+        tail = (1 - confidence) / 2 * 100
+        for col in np.flatnonzero(np.isfinite(strength)):
+            if np.isfinite(draws[:, col]).any():
+                low[col], high[col] = np.nanpercentile(draws[:, col], [tail, 100 - tail])
+    return Ratings(list(names), strength, low, high, int(games.size))

@@ -1,0 +1,82 @@
+"""The worker side of a run: play one chunk of games and return its table parts.
+
+Runs in loky or Dask worker processes. A game that raises becomes an `errors` row and
+the chunk goes on. The ruleset is loaded once per worker process and reused."""
+from __future__ import annotations
+
+import json
+import time
+import traceback
+from dataclasses import dataclass
+from typing import Any, Callable
+
+import numpy as np
+import pyarrow as pa
+
+from menorca_sim.experiment import Experiment, GameSpec, Variant, one_line
+from menorca_sim.records import add_error, add_game, empty_rows, to_tables
+from menorca_sim.rules import Ruleset, load_ruleset
+
+PlayFn = Callable[[Ruleset, GameSpec], dict[str, Any]]
+"""Plays one game and returns its summary (the shape of `Game.summary()`), each seat
+entry completed with `policy` and `auction_strategy`."""
+
+
+@dataclass(frozen=True)
+class ChunkResult:
+    chunk_id: int
+    tables: dict[str, pa.Table]
+    games: int  # played (ok + errors)
+    first_error: str | None  # "game ID (seed S): Type: message"
+
+
+_RULESETS: dict[tuple[str | None, str, str], Ruleset] = {}
+
+
+def ruleset_for(experiment: Experiment, variant: Variant) -> Ruleset:
+    """The variant's ruleset, loaded once per process; the hash check catches a worker
+    that sees a different file than the machine that planned the run."""
+    key = (experiment.ruleset_path, json.dumps(variant.overrides, sort_keys=True, default=str),
+           variant.ruleset_sha256)
+    if key not in _RULESETS:
+        ruleset = load_ruleset(experiment.ruleset_path, variant.overrides)
+        if ruleset.sha256 != variant.ruleset_sha256:
+            raise RuntimeError(f"ruleset {ruleset.source} on this worker differs from the planned one "
+                               f"(sha256 {ruleset.sha256[:12]} vs {variant.ruleset_sha256[:12]})")
+        _RULESETS[key] = ruleset
+    return _RULESETS[key]
+
+
+def play_one(ruleset: Ruleset, game: GameSpec, check: bool = False) -> dict[str, Any]:
+    """The real engine: seat the policies, each with its seat's stream of the game's seed
+    (as `menorca-sim play` does, so any game of a dataset replays there), play to the
+    end, return the summary. `check`: the invariant checks after every action (fuzzing)."""
+    from menorca_sim.game import seed_sequences
+    from menorca_sim.play import play_game
+    from policies import make_policy
+
+    streams = seed_sequences(game.seed, game.players)[1:]  # [0] is the game's setup draws
+    policies = [make_policy(spec, seat, np.random.default_rng(stream))
+                for seat, (spec, stream) in enumerate(zip(game.policies, streams))]
+    summary = play_game(ruleset, game.players, game.seed, policies,
+                        minors=list(game.minors) if game.minors else None, check=check).summary()
+    for seat, policy in zip(summary["seats"], policies):
+        seat["policy"], seat["auction_strategy"] = policy.name, policy.auction_strategy
+    return summary
+
+
+def play_chunk(experiment: Experiment, chunk_id: int, start: int, stop: int, play: PlayFn) -> ChunkResult:
+    """Play games [start, stop) of the plan, in game id order."""
+    rows = empty_rows()
+    first_error = None
+    rulesets = {v.name: ruleset_for(experiment, v) for v in experiment.variants}
+    for game in experiment.games_in(start, stop):
+        began = time.perf_counter()
+        try:
+            summary = play(rulesets[game.variant], game)
+            add_game(rows, game, summary, time.perf_counter() - began)
+        except Exception as exc:  # any failure of one game is data, not the end of the run
+            error = one_line(exc)
+            add_error(rows, game, error, traceback.format_exc())
+            first_error = first_error or f"game {game.game_id} (seed {game.seed}): {error}"
+    return ChunkResult(chunk_id, to_tables(rows), stop - start, first_error)

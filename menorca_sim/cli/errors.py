@@ -1,0 +1,81 @@
+"""Bad input answered in one place: every known user-error type becomes one line on
+stderr and exit status 2, never a traceback.
+
+- `one_line_errors` wraps a command's callback: ruleset, experiment, run, policy and
+  dataset errors and file-system errors (missing file, folder not writable).
+- `OneLineGroup` is the `menorca-sim` group class: click's own usage errors (bad
+  numbers, unknown options or commands, `click.BadParameter` raised by a command)
+  become one line too, instead of the usage text plus the error."""
+from __future__ import annotations
+
+import functools
+from typing import Any, Callable, NoReturn
+
+import click
+
+EXIT_BAD_INPUT = 2
+
+
+def known_errors() -> tuple[type[BaseException], ...]:
+    """The exception types that mean bad user input (imported only when one is raised,
+    so that a command does not pay for the others' imports)."""
+    from menorca_sim.analysis.aggregate import DatasetError
+    from menorca_sim.experiment import ExperimentError
+    from menorca_sim.rules import RulesetError
+    from menorca_sim.runner import RunError
+    from policies import PolicyError
+
+    return (RulesetError, ExperimentError, RunError, PolicyError, DatasetError, OSError)
+
+
+def message(exc: BaseException) -> str:
+    """The error's one line (a file-system error names its file first)."""
+    if isinstance(exc, OSError) and exc.filename is not None and exc.strerror:
+        text = f"{exc.filename}: {exc.strerror}"
+    else:
+        text = str(exc) or type(exc).__name__
+    return " ".join(text.split())
+
+
+def fail(text: str) -> NoReturn:
+    click.echo(f"error: {' '.join(text.split())}", err=True)
+    raise SystemExit(EXIT_BAD_INPUT)
+
+
+def one_line_errors(callback: Callable[..., Any]) -> Callable[..., Any]:
+    """Decorate a command's callback (below the click decorators)."""
+    @functools.wraps(callback)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return callback(*args, **kwargs)
+        except known_errors() as exc:
+            fail(message(exc))
+    return wrapper
+
+
+class _OneLineUsageError(click.ClickException):
+    exit_code = EXIT_BAD_INPUT
+
+    def __init__(self, error: click.UsageError) -> None:
+        super().__init__(error.format_message())
+        self.where = error.ctx.command_path if error.ctx is not None else None
+
+    def show(self, file: Any = None) -> None:
+        where = f"{self.where}: " if self.where else ""
+        click.echo(f"error: {where}{' '.join(self.message.split())}", err=True)
+
+
+class OneLineGroup(click.Group):
+    """A click group whose usage errors (its own and its subcommands') are one line."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        try:
+            return super().parse_args(ctx, args)
+        except click.UsageError as exc:
+            raise _OneLineUsageError(exc) from None
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except click.UsageError as exc:
+            raise _OneLineUsageError(exc) from None

@@ -1,0 +1,51 @@
+"""`menorca-sim run EXP.toml`: play an experiment into a Parquet dataset."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from menorca_sim.cli.errors import one_line_errors
+from menorca_sim.experiment import ExperimentError, check_policy_spec, load_experiment
+from menorca_sim.runner import BACKENDS, RunError, run_experiment
+
+
+@click.command("run")
+@click.argument("experiment", type=click.Path(dir_okay=False))
+@click.option("--games", type=click.IntRange(min=1), help="Games per cell and variant (replaces the file's).")
+@click.option("--jobs", type=click.IntRange(min=1),
+              help="Worker processes (default: all cores); with --backend dask and no --scheduler, "
+                   "the local cluster's workers.")
+@click.option("--backend", type=click.Choice(BACKENDS), default="loky", show_default=True)
+@click.option("--scheduler", metavar="ADDR", help="Dask scheduler, e.g. tcp://host:8786 (default: a local cluster).")
+@click.option("--out", type=click.Path(file_okay=False), help="Dataset folder (default: reports/<name>/data).")
+@click.option("--resume", is_flag=True, help="Finish an interrupted run in --out.")
+@click.option("--fail-fast", is_flag=True, help="Stop at the first game that raises.")
+@click.option("--quiet", is_flag=True, help="No progress bar, only the summary line.")
+@click.option("--chunk", type=click.IntRange(min=1), help="Games per chunk (default: a few chunks per worker, at most 100).")
+@one_line_errors
+def command(experiment: str, games: int | None, jobs: int | None, backend: str, scheduler: str | None,
+            out: str | None, resume: bool, fail_fast: bool, quiet: bool, chunk: int | None) -> None:
+    """Play EXPERIMENT (a TOML study) into Parquet tables: games, players, companies,
+    auctions, errors. Exit 0 when done, 1 when --fail-fast stopped it, 2 on bad input."""
+    if scheduler and backend != "dask":
+        _fail("--scheduler needs --backend dask")
+    try:
+        exp = load_experiment(experiment, games=games, check_policy=check_policy_spec)
+        summary = run_experiment(exp, Path(out) if out else Path("reports") / exp.name / "data", jobs=jobs,
+                                 backend=backend, scheduler=scheduler, chunk=chunk, resume=resume,
+                                 fail_fast=fail_fast, progress=not quiet and sys.stderr.isatty())
+    except (ExperimentError, RunError) as exc:
+        _fail(str(exc))
+    except KeyboardInterrupt:
+        click.echo("interrupted: finished chunks are kept; run again with --resume to finish", err=True)
+        raise SystemExit(130)
+    click.echo(summary.line())
+    if summary.stopped_by:
+        raise SystemExit(1)
+
+
+def _fail(message: str) -> None:
+    click.echo(message, err=True)
+    raise SystemExit(2)

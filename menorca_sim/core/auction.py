@@ -1,0 +1,179 @@
+"""The Family Legacy auction (RULES.md §2): buy the cheapest, reserve another with a
+bid, or pass; the cheapest drops when everybody passed in succession; reserved
+legacies go to their single reserver or to the winner of a contest."""
+from __future__ import annotations
+
+from menorca_sim.core import actions as A
+from menorca_sim.core.codes import TREASURY
+
+NONE = -1  # no reservation / no player
+
+
+def begin(eng) -> None:
+    t = eng.t
+    eng.auc_order = sorted(eng.leg_in_play, key=lambda l: (t.legacies[l].price, l))
+    eng.auc_pos = 0
+    eng.auc_price = t.legacies[eng.auc_order[0]].price
+    eng.auc_turn = eng.start_player
+    eng.auc_passes = 0
+    eng.last_passer = NONE
+    eng.last_buyer = NONE
+    eng.reservations = [[NONE] * eng.n for _ in eng.auc_order]  # by position in auc_order
+    eng.contest_bidders = []
+    eng.contest_high = NONE
+    eng.contest_bid = 0
+    eng.contest_turn = NONE
+
+
+def decision(eng) -> str:
+    return "auction_contest" if eng.contest_turn != NONE else "auction_turn"
+
+
+def actor(eng) -> int:
+    return eng.contest_turn if eng.contest_turn != NONE else eng.auc_turn
+
+
+def _open_reservations(eng, p: int, skip_pos: int) -> int:
+    return sum(eng.reservations[i][p] for i in range(eng.auc_pos, len(eng.auc_order))
+               if i != skip_pos and eng.reservations[i][p] != NONE)
+
+
+def _min_bid(eng, pos: int) -> int:
+    highest = max(eng.reservations[pos])
+    floor = eng.t.legacies[eng.auc_order[pos]].price
+    return floor if highest == NONE else max(floor, highest + eng.rs.auction.reservation_step)
+
+
+def legal(eng) -> list[tuple]:
+    if eng.contest_turn != NONE:
+        p = eng.contest_turn
+        bid = eng.contest_bid + eng.rs.auction.contest_step
+        pos = eng.auc_pos
+        moves = [(A.CONTEST_DROP,)]
+        if bid + _open_reservations(eng, p, pos) <= eng.p_cash[p]:
+            moves.insert(0, (A.CONTEST_RAISE, bid))
+        return moves
+    p = eng.auc_turn
+    if eng.auc_price == 0 and eng.rs.auction.free_at_zero == "forced":
+        return [(A.BUY_CHEAPEST,)]
+    moves = []
+    if eng.auc_price <= eng.p_cash[p]:
+        moves.append((A.BUY_CHEAPEST,))
+    for pos in range(eng.auc_pos + 1, len(eng.auc_order)):
+        bid = _min_bid(eng, pos)
+        if bid + _open_reservations(eng, p, pos) <= eng.p_cash[p]:
+            moves.append((A.RESERVE, eng.auc_order[pos], bid))
+    moves.append((A.AUCTION_PASS,))
+    return moves
+
+
+def apply(eng, action: tuple) -> None:
+    kind = action[0]
+    n = eng.n
+    if kind == A.BUY_CHEAPEST:
+        p = eng.auc_turn
+        eng.last_buyer = p
+        _sell(eng, p, eng.auc_price)
+        _resolve_reserved(eng)
+    elif kind == A.RESERVE:
+        pos = eng.auc_order.index(action[1])
+        eng.reservations[pos][eng.auc_turn] = action[2]
+        eng.leg_reservations[action[1]] += 1
+        eng.auc_passes = 0
+        eng.auc_turn = (eng.auc_turn + 1) % n
+    elif kind == A.AUCTION_PASS:
+        eng.last_passer = eng.auc_turn
+        eng.auc_passes += 1
+        if eng.auc_passes == n:
+            rules = eng.rs.auction
+            eng.auc_price = max(rules.min_price, eng.auc_price - rules.price_drop)
+            eng.leg_drops[eng.auc_order[eng.auc_pos]] += 1
+            eng.auc_passes = 0
+        eng.auc_turn = (eng.auc_turn + 1) % n
+    elif kind == A.CONTEST_RAISE:
+        eng.contest_high = eng.contest_turn
+        eng.contest_bid = action[1]
+        _next_contest_turn(eng, eng.contest_bidders.index(eng.contest_turn) + 1)
+    else:  # CONTEST_DROP
+        i = eng.contest_bidders.index(eng.contest_turn)
+        del eng.contest_bidders[i]
+        _next_contest_turn(eng, i)
+
+
+def _sell(eng, p: int, price: int) -> None:
+    """Legacy at auc_pos goes to p for price; the next one becomes the cheapest."""
+    l = eng.auc_order[eng.auc_pos]
+    eng.p_cash[p] -= price
+    eng.bank += price
+    eng.leg_player[l] = p
+    eng.leg_price[l] = price
+    eng.leg_buyer[l] = p
+    ability = eng.t.legacies[l].ability
+    if ability.type == "grant_certificate":
+        _grant_certificate(eng, p, ability)
+    eng.auc_pos += 1
+    eng.auc_passes = 0
+    if eng.auc_pos < len(eng.auc_order):
+        eng.auc_price = eng.t.legacies[eng.auc_order[eng.auc_pos]].price
+
+
+def _grant_certificate(eng, p: int, ability) -> None:
+    """The company's lowest-numbered treasury certificate of that size, free and unmarked."""
+    c = eng.t.company_index[ability.company]
+    certs = eng.t.companies[c].certificates
+    for k in range(1 if eng.is_major(c) else 0, len(certs)):
+        if eng.cert_owner[c][k] == TREASURY and certs[k] == ability.percent:
+            eng.cert_owner[c][k] = p
+            eng.cert_left[c][k] = True
+            return
+
+
+def _resolve_reserved(eng) -> None:
+    """Hand reserved cheapest legacies to their reservers; end the auction when all are sold."""
+    n = eng.n
+    while eng.auc_pos < len(eng.auc_order):
+        pos = eng.auc_pos
+        bids = eng.reservations[pos]
+        for p in range(n):  # a reservation its holder can no longer pay for lapses
+            if bids[p] != NONE and bids[p] > eng.p_cash[p]:
+                bids[p] = NONE
+        order = [(eng.last_buyer + 1 + i) % n for i in range(n)]
+        reservers = [p for p in order if bids[p] != NONE]
+        if not reservers:
+            eng.auc_turn = (eng.last_buyer + 1) % n
+            return
+        high = max(reservers, key=lambda q: bids[q])
+        if len(reservers) == 1:
+            _sell(eng, high, bids[high])
+            continue
+        eng.contest_bidders = reservers
+        eng.contest_high = high
+        eng.contest_bid = bids[high]
+        _next_contest_turn(eng, 0)
+        return
+    _finish(eng)
+
+
+def _next_contest_turn(eng, start: int) -> None:
+    """The next bidder from index `start` on (cyclic) who is not the high bidder; a lone
+    remaining bidder wins at the current bid."""
+    bidders = eng.contest_bidders
+    if len(bidders) == 1:
+        winner = bidders[0]
+        eng.contest_turn = NONE
+        eng.contest_bidders = []
+        _sell(eng, winner, eng.contest_bid)
+        _resolve_reserved(eng)
+        return
+    for j in range(len(bidders)):
+        q = bidders[(start + j) % len(bidders)]
+        if q != eng.contest_high:
+            eng.contest_turn = q
+            return
+
+
+def _finish(eng) -> None:
+    if eng.last_passer != NONE:
+        eng.start_player = eng.last_passer
+    eng.start_stock_round()
+

@@ -1,0 +1,114 @@
+"""Phases as fleet states (RULES.md §4): a new phase retires vehicles and may lower the
+fleet limit (companies then discard down); a new epoch may close the legacies and, at
+RADM's formation epoch, merges the two minors in play (§3)."""
+from __future__ import annotations
+
+from menorca_sim.core import actions as A
+from menorca_sim.core.codes import BOX, POOL, TREASURY
+
+
+def advance(eng) -> None:
+    """The first vehicle of the next tier was bought: enter the next phase."""
+    eng.phase += 1
+    t = eng.t
+    for v in range(len(t.vehicles)):
+        if t.vehicle_retire[v] <= eng.phase:
+            eng.vehicles_left[v] = 0
+    for c in range(len(t.companies)):
+        eng.co_vehicles[c] = [v for v in eng.co_vehicles[c] if t.vehicle_retire[v] > eng.phase]
+    epoch = t.phases[eng.phase].epoch
+    if epoch != eng.epoch:
+        eng.begin_epoch(epoch)
+
+
+def _over_limit_kind(eng, c: int) -> int:
+    """-1, or 1 when c holds too many ships, 0 when too many carts."""
+    limit = eng.t.phases[eng.phase].limit
+    ships = sum(1 for v in eng.co_vehicles[c] if eng.t.vehicle_is_ship[v])
+    if ships > limit:
+        return 1
+    return 0 if len(eng.co_vehicles[c]) - ships > limit else -1
+
+
+def company_to_discard(eng) -> int:
+    """The first company above its fleet limit (its director must discard), or -1."""
+    for c in range(len(eng.t.companies)):
+        if eng.co_vehicles[c] and _over_limit_kind(eng, c) >= 0:
+            return c
+    return -1
+
+
+def discard_actions(eng, c: int) -> list[tuple]:
+    ship = _over_limit_kind(eng, c) == 1
+    kinds = sorted(set(v for v in eng.co_vehicles[c] if eng.t.vehicle_is_ship[v] == ship))
+    return [(A.DISCARD, v) for v in kinds]
+
+
+def discard(eng, c: int, v: int) -> None:
+    """The discarded vehicle leaves the game."""
+    eng.co_vehicles[c].remove(v)
+
+
+def close_legacies(eng, epoch: int) -> None:
+    """Close the legacies whose closing epoch begins now; epoch 0 (an event) closes all."""
+    for l in eng.leg_in_play:
+        if epoch == 0 or eng.t.legacies[l].close_epoch == epoch:
+            eng.leg_closed[l] = True
+
+
+def merge_minors(eng) -> None:
+    """Form RADM: each minor certificate becomes one RADM certificate with the same owner."""
+    t = eng.t
+    r = t.merged
+    minors = eng.minors_in_play
+    live = [m for m in minors if eng.started[m] and not eng.closed[m]]
+    if live:
+        _form_radm(eng, r, minors, live)
+    for m in minors:
+        eng.closed[m] = True
+        eng.co_cash[m] = 0
+        eng.co_vehicles[m] = []
+        eng.goods[m] = [0] * len(t.offboards)
+        for k in range(len(eng.cert_owner[m])):
+            eng.cert_owner[m][k] = BOX
+
+
+def _form_radm(eng, r: int, minors: list[int], live: list[int]) -> None:
+    t = eng.t
+    rid = t.company_ids[r]
+    j = 0
+    for m in minors:
+        for k in range(len(eng.cert_owner[m])):
+            owner = eng.cert_owner[m][k]
+            if m not in live:
+                owner = TREASURY if eng.rs.merger.unstarted_minor == "join" else BOX
+            eng.cert_owner[r][j] = owner
+            eng.cert_left[r][j] = owner != TREASURY
+            j += 1
+    # The rules convert players' and treasury certificates; the Exchange's ones stay in
+    # the Exchange as far as its limit allows, the rest go to RADM's treasury.
+    for k in range(len(eng.cert_owner[r]) - 1, -1, -1):
+        if eng.count_of(r, POOL) <= eng.rs.stock.pool_limit:
+            break
+        if eng.cert_owner[r][k] == POOL:
+            eng.cert_owner[r][k] = TREASURY
+    higher = max(live, key=lambda m: (eng.price(m), -m))
+    average = sum(eng.price(m) for m in live) // len(live)
+    row, col = t.market.floor_in_row(eng.co_row[higher], average)
+    eng.started[r] = True
+    eng.co_par[r] = t.market.value(row, col)
+    eng.place_token(r, row, col)
+    for m in live:
+        eng.co_cash[r] += eng.co_cash[m]
+        eng.co_vehicles[r].extend(eng.co_vehicles[m])
+        for o in range(len(t.offboards)):
+            eng.goods[r][o] += eng.goods[m][o]
+        eng.station_supply[r] += len(eng.board.stations(t.company_ids[m]))
+        eng.board.replace_company(t.company_ids[m], rid)
+        for l in eng.leg_in_play:
+            if eng.leg_company[l] == m:
+                eng.leg_company[l] = r
+    eng.president[r] = eng.president[higher]
+    eng.update_president(r)
+    if eng.round == "operating":
+        eng.operated_this_or[r] = any(eng.operated_this_or[m] for m in minors)

@@ -1,0 +1,207 @@
+"""`Game`: the Python face of one game of 1713 Menorca (OpenSpiel-like). Players see
+readable action dicts; the compiled core works on small tuples."""
+from __future__ import annotations
+
+import numpy as np
+
+from menorca_sim.core import actions as A
+from menorca_sim.core.board import Board
+from menorca_sim.core.codes import POOL, TREASURY
+from menorca_sim.core.engine import Engine
+from menorca_sim.core.transitions import Checker
+from menorca_sim.core.maptables import map_tables
+from menorca_sim.core.tables import tables_for
+from menorca_sim.log import GameLog
+from menorca_sim.rules import Ruleset, load_ruleset
+
+
+class IllegalActionError(ValueError):
+    """An action that is not among the legal ones."""
+
+
+class InvariantError(AssertionError):
+    """A rule invariant broke (only raised with check=True)."""
+
+
+def seed_sequences(seed: int, players: int) -> list[np.random.SeedSequence]:
+    """The game's independent random streams: [setup draws, seat 0, seat 1, ...]."""
+    return np.random.SeedSequence(seed).spawn(players + 1)
+
+
+class Game:
+    """One game: setup draws from `seed`, then actions until `is_over()`."""
+
+    def __init__(self, ruleset: Ruleset | None = None, players: int = 3, seed: int = 0,
+                 minors: list[str] | None = None, legacies: list[str] | None = None,
+                 check: bool = False, log=None, seats: list[str] | None = None) -> None:
+        """`log`: a path for a JSON-lines game log (or None); `seats`: policy names for its header."""
+        rs = ruleset if ruleset is not None else load_ruleset()
+        self.ruleset = rs
+        self.seed = seed
+        self.check = check
+        self._checker = Checker() if check else None
+        setup = np.random.default_rng(seed_sequences(seed, players)[0])
+        self._eng = Engine(tables_for(rs), players, Board(map_tables(rs)), setup, minors, legacies)
+        self.seats = list(seats) if seats is not None else ["?"] * players
+        self._legal = None  # (tuples, dicts) of the current state
+        self._log = GameLog(log, self) if log is not None else None
+
+    # --- the API -----------------------------------------------------------------------
+    @property
+    def players(self) -> int:
+        return self._eng.n
+
+    def current_actor(self) -> int:
+        """The seat that decides now (for a company: its director or president); -1 when over."""
+        return self._eng.actor()[0]
+
+    def actor_label(self) -> str:
+        """"P1".."Pn", or the id of the company the seat decides for."""
+        seat, company = self._eng.actor()
+        return self._eng.t.company_ids[company] if company >= 0 else f"P{seat + 1}"
+
+    def decision(self) -> str:
+        return self._eng.decision()
+
+    def _legal_pairs(self):
+        if self._legal is None:
+            tuples = self._eng.legal()
+            self._legal = (tuples, [A.describe(self._eng.t, a) for a in tuples])
+        return self._legal
+
+    def legal_actions(self) -> list[dict]:
+        return list(self._legal_pairs()[1])
+
+    def apply(self, action: dict) -> None:
+        tuples, dicts = self._legal_pairs()
+        try:
+            i = dicts.index(action)
+        except ValueError:
+            raise IllegalActionError(
+                f"illegal action {action!r} for {self.actor_label()} at decision {self.decision()!r} "
+                f"(seed {self.seed}, action index {self._eng.actions})") from None
+        eng = self._eng
+        context = self._context()
+        plan = eng.or_plan if tuples[i][0] in (A.PAYOUT, A.WITHHOLD) else None
+        before = self._checker.before(eng, tuples[i]) if self.check else None
+        eng.apply(tuples[i])
+        self._legal = None
+        if self.check:
+            problems = self._checker.after(eng, before)
+            if problems:
+                raise InvariantError(f"seed {self.seed}, action index {eng.actions - 1} "
+                                     f"({action!r}): " + "; ".join(problems))
+        if self._log is not None:
+            routes = [r.as_dict() for r in plan.routes] if plan is not None else None
+            self._log.action(self, eng.actions - 1, context, action, routes)
+            if eng.round == "over":
+                self._log.result(self)
+
+    def is_over(self) -> bool:
+        return self._eng.is_over()
+
+    def result(self) -> dict:
+        eng = self._eng
+        ranks, winners = eng.ranking()
+        return {
+            "reason": eng.final_reason,
+            "wealth": [eng.wealth(p) for p in range(eng.n)],
+            "cash": list(eng.p_cash),
+            "rank": ranks,
+            "winners": winners,
+            "win_share": [1 / len(winners) if p in winners else 0.0 for p in range(eng.n)],
+        }
+
+    def observation(self) -> dict:
+        """Everything a player can see: the public state and what is being decided."""
+        obs = self.state()
+        obs.update(self._context())
+        obs["decision"] = self.decision()
+        obs["seat"] = self.current_actor()
+        return obs
+
+    def clone(self) -> "Game":
+        """An independent copy (without the log) to explore from."""
+        other = Game.__new__(Game)
+        other.__dict__.update(self.__dict__)
+        other._eng = self._eng.clone()
+        other._checker = self._checker.clone() if self._checker is not None else None
+        other._log = None
+        return other
+
+    # --- records -----------------------------------------------------------------------
+    def _context(self) -> dict:
+        eng = self._eng
+        operating = eng.round == "operating"
+        return {"round": eng.round, "sr": eng.srs, "or": eng.ors + 1 if operating else eng.ors,
+                "phase": eng.t.phases[eng.phase].name, "epoch": eng.epoch, "actor": self.actor_label()}
+
+    def state(self) -> dict:
+        """The state record of the game log (see issue 3)."""
+        eng = self._eng
+        t = eng.t
+        ids = t.company_ids
+        players = []
+        for p in range(eng.n):
+            shares = {ids[c]: eng.percent(c, p) for c in range(len(ids)) if eng.percent(c, p)}
+            players.append({"cash": eng.p_cash[p], "shares": shares, "certs": eng.cert_count(p),
+                            "legacies": [t.legacy_ids[l] for l in eng.leg_in_play
+                                         if eng.leg_player[l] == p and not eng.leg_closed[l]]})
+        companies = {}
+        for c in range(len(ids)):
+            if not eng.started[c] or eng.closed[c]:
+                continue
+            companies[ids[c]] = {
+                "cash": eng.co_cash[c], "price": eng.price(c), "cell": [eng.co_row[c], eng.co_col[c]],
+                "treasury": eng.percent(c, TREASURY), "pool": eng.percent(c, POOL),
+                "floated": eng.operated[c], "vehicles": [t.vehicle_ids[v] for v in eng.co_vehicles[c]],
+                "stations": [node for node, _ in eng.board.stations(ids[c])],
+                "market_markers": {t.offboards[o]: k for o, k in enumerate(eng.mmarkers[c]) if k},
+                "goods_markers": {t.offboards[o]: k for o, k in enumerate(eng.goods[c]) if k},
+                "legacies": [t.legacy_ids[l] for l in eng.leg_in_play
+                             if eng.leg_company[l] == c and not eng.leg_closed[l]],
+            }
+        return {"bank": eng.bank, "players": players, "companies": companies,
+                "phase": t.phases[eng.phase].name, "epoch": eng.epoch, "start_player": eng.start_player}
+
+    def header(self) -> dict:
+        eng = self._eng
+        t = eng.t
+        return {"type": "header", "seed": self.seed, "players": eng.n,
+                "minors": [t.company_ids[m] for m in eng.minors_in_play],
+                "legacies": [t.legacy_ids[l] for l in eng.leg_in_play],
+                "events": list(eng.events), "seats": list(self.seats),
+                "ruleset": self.ruleset.name, "ruleset_sha256": self.ruleset.sha256}
+
+    def summary(self) -> dict:
+        """The outcome record the runner turns into table rows (docs/design/core-interfaces.md)."""
+        eng = self._eng
+        t = eng.t
+        res = self.result()
+        seats = []
+        for p in range(eng.n):
+            bought = [l for l in eng.leg_in_play if eng.leg_buyer[l] == p]
+            seats.append({"wealth": res["wealth"][p], "cash": eng.p_cash[p], "cert_value": eng.cert_value(p),
+                          "rank": res["rank"][p], "win_share": res["win_share"][p],
+                          "legacies": [t.legacy_ids[l] for l in bought],
+                          "legacy_prices": [eng.leg_price[l] for l in bought]})
+        companies = []
+        for c, cid in enumerate(t.company_ids):
+            started = eng.started[c]
+            companies.append({
+                "company": cid, "started": started, "floated": eng.operated[c],
+                "par": eng.co_par[c] if started else None,
+                "final_price": eng.price(c) if started else None,
+                "revenue_total": eng.revenue_total[c], "dividends_paid": eng.dividends_paid[c],
+                "vehicles_bought": eng.vehicles_bought[c], "stations": len(eng.board.stations(cid)),
+                "market_markers": eng.markers_placed[c], "bankrupt": eng.bankrupt[c]})
+        auctions = [{"legacy": t.legacy_ids[l], "price": eng.leg_price[l], "min_price": t.legacies[l].price,
+                     "drops": eng.leg_drops[l], "buyer_seat": eng.leg_buyer[l],
+                     "reservations": eng.leg_reservations[l], "income_earned": eng.leg_income[l]}
+                    for l in eng.leg_in_play if eng.leg_buyer[l] >= 0]
+        header = self.header()
+        return {"seed": self.seed, "players": eng.n, "minors": header["minors"],
+                "legacies": header["legacies"], "events": header["events"], "srs": eng.srs,
+                "ors": eng.ors, "phase": t.phases[eng.phase].name, "epoch": eng.epoch,
+                "end_reason": eng.final_reason, "bank": eng.bank, "winners": res["winners"],
+                "actions": eng.actions, "seats": seats, "companies": companies, "auctions": auctions}

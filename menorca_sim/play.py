@@ -1,0 +1,22 @@
+"""Play one game between policies, one per seat."""
+from __future__ import annotations
+
+from menorca_sim.game import Game
+
+
+def play_game(ruleset, players: int, seed: int, policies: list, minors=None, check: bool = False,
+              log=None) -> Game:
+    """Play a whole game; `policies[i]` (with `act(game, legal)`) decides for seat i."""
+    if len(policies) != players:
+        raise ValueError(f"{players} players need {players} policies, got {len(policies)}")
+    game = Game(ruleset, players=players, seed=seed, minors=minors, check=check, log=log,
+                seats=[p.name for p in policies])
+    while not game.is_over():
+        legal = game.legal_actions()
+        policy = policies[game.current_actor()]
+        action = policy.act(game, legal)
+        if action not in legal:
+            raise ValueError(f"policy {policy.name} chose an illegal action {action!r} "
+                             f"(seed {seed}, decision {game.decision()!r})")
+        game.apply(action)
+    return game

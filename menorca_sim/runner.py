@@ -1,0 +1,201 @@
+"""Run an experiment: chunks of seeded games in parallel, streamed to a Parquet dataset.
+
+The plan (experiment) fixes every game; chunks are ranges of game ids, played by joblib
+workers (loky processes on this machine, or a Dask cluster) and written as Parquet parts
+by this process the moment each one comes back, in whatever order. Results are streamed,
+so memory holds only the chunks in flight. A run that stops for any reason (even
+`kill -9`) is finished with `resume=True`: complete chunks are kept, the rest redone."""
+from __future__ import annotations
+
+import contextlib
+import json
+import math
+import os
+import platform
+import time
+import warnings
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from importlib import metadata
+from pathlib import Path
+from typing import Any, Callable, Iterable, Iterator
+
+from joblib import Parallel, delayed, parallel_config
+from tqdm import tqdm
+
+from menorca_sim import parquet_store as store
+from menorca_sim.chunk_worker import ChunkResult, PlayFn, play_chunk, play_one
+from menorca_sim.experiment import Experiment
+
+BACKENDS = ("loky", "dask")
+MAX_DEFAULT_CHUNK = 100  # games; large enough that scheduling costs little next to playing
+_FORMAT = 1
+
+
+class RunError(Exception):
+    """A run that cannot start; the message is one line."""
+
+
+@dataclass(frozen=True)
+class RunSummary:
+    name: str
+    out: Path
+    played: int  # games played by this run (including failed ones)
+    errors: int  # of those, games that raised
+    wall_s: float
+    total_games: int  # in the plan
+    finished_games: int  # in the dataset now
+    stopped_by: str | None  # the first error, when --fail-fast stopped the run
+
+    def line(self) -> str:
+        rate = self.played / self.wall_s if self.wall_s > 0 else 0.0
+        state = (f"stopped at the first error: {self.stopped_by}" if self.stopped_by else
+                 f"dataset {'complete' if self.finished_games == self.total_games else 'incomplete'}: "
+                 f"{self.finished_games}/{self.total_games} games in {self.out}")
+        return (f"{self.name}: {self.played} games played, {self.errors} errors, "
+                f"{self.wall_s:.1f} s, {rate:.1f} games/s; {state}")
+
+
+def chunk_bounds(total: int, size: int, chunk_id: int) -> tuple[int, int]:
+    start = chunk_id * size
+    return start, min(start + size, total)
+
+
+def run_experiment(experiment: Experiment, out: str | Path, *, jobs: int | None = None, backend: str = "loky",
+                   scheduler: str | None = None, chunk: int | None = None, resume: bool = False,
+                   fail_fast: bool = False, progress: bool = False, play: PlayFn = play_one) -> RunSummary:
+    """Play the experiment's games into the dataset folder `out`.
+
+    `jobs`: loky worker processes (default: all cores), or the size of the local Dask
+    cluster started when `backend="dask"` has no `scheduler` address. `chunk`: games per
+    chunk (default: a few chunks per worker, at most 100 games). `play` plays one game
+    (the real engine by default; tests inject a toy)."""
+    if backend not in BACKENDS:
+        raise RunError(f"unknown backend {backend!r} (expected one of: {', '.join(BACKENDS)})")
+    out = Path(out)
+    manifest = _prepare_folder(out, experiment, chunk, resume)
+    started, began = datetime.now(timezone.utc), time.perf_counter()
+    with _parallel(backend, jobs, scheduler) as (parallel, workers):
+        if manifest is None:
+            size = chunk or min(MAX_DEFAULT_CHUNK, max(1, math.ceil(experiment.total_games / (4 * workers))))
+            manifest = _new_manifest(experiment, size)
+        size, n_chunks, total = manifest["chunk_size"], manifest["chunks"], experiment.total_games
+        manifest["status"] = "running"
+        store.write_manifest(out, manifest)
+        store.remove_temporaries(out)
+        todo = [c for c in range(n_chunks)
+                if not (resume and store.chunk_complete(out, c, _chunk_games(total, size, c)))]
+        tasks = (delayed(play_chunk)(experiment, c, *chunk_bounds(total, size, c), play) for c in todo)
+        pending = set(todo)
+        with warnings.catch_warnings(), tqdm(total=sum(_chunk_games(total, size, c) for c in todo), unit="game",
+                                             disable=not progress, dynamic_ncols=True) as bar, \
+                contextlib.closing(parallel(tasks)) as results:
+            # joblib warns about the chunks it cancels when --fail-fast stops the run
+            warnings.filterwarnings("ignore", message=".*tasks have been successfully executed", category=UserWarning)
+            played, errors, stopped_by = _write_results(results, out, pending, bar, fail_fast)
+        wall = time.perf_counter() - began
+    counts = store.count_rows(out, [c for c in range(n_chunks) if c not in pending])
+    manifest["status"] = "stopped" if pending else "complete"
+    manifest["counts"] = counts
+    manifest["runs"].append({
+        "started": started.isoformat(timespec="seconds"), "wall_s": round(wall, 3),
+        "backend": backend, "workers": workers, "games_played": played, "errors": errors,
+        "games_per_s": round(played / wall, 3) if wall > 0 else None, "stopped_by": stopped_by,
+        "versions": _versions(backend),
+    })
+    store.write_manifest(out, manifest)
+    return RunSummary(experiment.name, out, played, errors, wall, total,
+                      counts["games"] + counts["errors"], stopped_by)
+
+
+def _write_results(results: Iterator[ChunkResult], out: Path, pending: set[int], bar: tqdm,
+                   fail_fast: bool) -> tuple[int, int, str | None]:
+    """Write each chunk as it arrives (removing it from `pending`); return the games
+    played, the games that failed, and the first error if --fail-fast stopped here."""
+    played = errors = 0
+    for result in results:
+        store.write_chunk(out, result.chunk_id, result.games, result.tables)
+        pending.discard(result.chunk_id)
+        played += result.games
+        errors += result.tables["errors"].num_rows
+        bar.update(result.games)
+        if fail_fast and result.first_error:
+            return played, errors, result.first_error
+    return played, errors, None
+
+
+def _chunk_games(total: int, size: int, chunk_id: int) -> int:
+    start, stop = chunk_bounds(total, size, chunk_id)
+    return stop - start
+
+
+def _prepare_folder(out: Path, experiment: Experiment, chunk: int | None, resume: bool) -> dict[str, Any] | None:
+    """The manifest to continue (on resume), or None for a fresh dataset."""
+    if out.exists() and not out.is_dir():
+        raise RunError(f"{out}: not a folder")
+    if not out.exists() or not any(out.iterdir()):
+        out.mkdir(parents=True, exist_ok=True)
+        return None
+    if not resume:
+        raise RunError(f"{out}: output folder is not empty (add --resume to finish an interrupted run, "
+                       f"or choose another --out)")
+    manifest = store.read_manifest(out)
+    if manifest is None or manifest.get("format") != _FORMAT:
+        raise RunError(f"{out}: no {store.MANIFEST} of this runner; cannot resume here")
+    plan = json.loads(json.dumps(experiment.plan(), default=str))
+    if manifest["experiment"] != plan:
+        differ = sorted(k for k in plan if plan[k] != manifest["experiment"].get(k))
+        raise RunError(f"{out}: the dataset was started from another plan (differs in: {', '.join(differ)}); "
+                       f"resume with the same experiment and --games")
+    if chunk is not None and chunk != manifest["chunk_size"]:
+        raise RunError(f"{out}: the dataset was started with --chunk {manifest['chunk_size']}, not {chunk}")
+    return manifest
+
+
+def _new_manifest(experiment: Experiment, size: int) -> dict[str, Any]:
+    return {
+        "format": _FORMAT, "experiment": json.loads(json.dumps(experiment.plan(), default=str)),
+        "experiment_file": experiment.file, "total_games": experiment.total_games,
+        "chunk_size": size, "chunks": math.ceil(experiment.total_games / size),
+        "tables": {name: f"{name}/part-*.parquet" for name in store.TABLES},
+        "status": "running", "counts": {}, "runs": [],
+    }
+
+
+def _versions(backend: str) -> dict[str, str]:
+    names = ["menorca-sim", "numpy", "pyarrow", "joblib", "Cython"] + (["dask", "distributed"] if backend == "dask" else [])
+    versions = {"python": platform.python_version()}
+    for name in names:
+        with contextlib.suppress(metadata.PackageNotFoundError):
+            versions[name] = metadata.version(name)
+    return versions
+
+
+Runner = Callable[[Iterable[Any]], Iterator[ChunkResult]]
+
+
+@contextlib.contextmanager
+def _parallel(backend: str, jobs: int | None, scheduler: str | None) -> Iterator[tuple[Runner, int]]:
+    """A function from delayed tasks to their results as they finish, and the number of
+    workers behind it."""
+    if backend == "loky":
+        n = jobs or os.cpu_count() or 1
+        yield Parallel(n_jobs=n, backend="loky", return_as="generator_unordered", batch_size=1), n
+        return
+    try:
+        from dask.distributed import Client, LocalCluster
+    except ImportError:
+        raise RunError("--backend dask needs dask[distributed] (pip install 'menorca-sim[dask]')") from None
+    with contextlib.ExitStack() as stack:
+        if scheduler:
+            try:
+                client = stack.enter_context(Client(scheduler, timeout=30))
+            except OSError as exc:
+                raise RunError(f"cannot reach the Dask scheduler at {scheduler} ({exc})") from None
+        else:
+            cluster = stack.enter_context(LocalCluster(n_workers=jobs or os.cpu_count() or 1,
+                                                       threads_per_worker=1, processes=True))
+            client = stack.enter_context(Client(cluster))
+        workers = max(1, sum(client.nthreads().values()))
+        with parallel_config(backend="dask"):
+            yield Parallel(n_jobs=-1, return_as="generator_unordered", batch_size=1), workers

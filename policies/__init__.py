@@ -1,0 +1,7 @@
+"""Built-in players. `make_policy(spec, seat, rng)` builds one from its name."""
+from policies import auction, heuristic, random_legal  # noqa: F401  (they register themselves)
+from policies.base import Policy, auction_names, make_policy, policy_names, register, register_auction
+from policies.errors import PolicyError, PolicyFailure
+
+__all__ = ["Policy", "PolicyError", "PolicyFailure", "auction_names", "make_policy", "policy_names",
+           "register", "register_auction"]

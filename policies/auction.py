@@ -1,0 +1,190 @@
+"""Family Legacy auction strategies, each usable with any stock/operating style
+(`heuristic+value_bidder(premium=0.2)`). A strategy answers the `auction_turn`
+(buy the cheapest, reserve another, pass) and `auction_contest` (raise, drop) decisions.
+
+- cheapest_first: buys the cheapest at once, never reserves.
+- value_bidder(premium, sets_per_phase, ability_share, budget): values each legacy
+  (`valuation.legacy_worth`) and never pays or bids more than worth × (1 + premium)
+  nor more than `budget` × its cash; takes the offer with the largest surplus.
+- wait_for_drop(drop): passes until the cheapest has fallen to its minimum price ×
+  (1 − drop) or below, then buys it; never reserves.
+- reserve_sniper(premium, ...): reserves the remaining legacy it values most and
+  defends it (raises its reservation, bids in contests) up to its worth × (1 + premium).
+- random_legal: uniform over the legal actions."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from policies import game_view as view
+from policies.base import register_auction
+from policies.spec import bind, parse_args
+from policies.valuation import legacy_worth
+
+
+def _find(legal: list[dict], kind: str) -> dict | None:
+    return next((a for a in legal if a["type"] == kind), None)
+
+
+def _pass_or_drop(legal: list[dict]) -> dict:
+    return _find(legal, "drop") or _find(legal, "pass") or legal[0]
+
+
+class CheapestFirst:
+    name = "cheapest_first"
+
+    def act(self, game, legal: list[dict]) -> dict:
+        return _find(legal, "buy_legacy") or _pass_or_drop(legal)
+
+
+@dataclass(frozen=True)
+class WaitParams:
+    drop: float = 0.2  # fraction of the minimum price the cheapest must have fallen by
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.drop <= 1:
+            raise ValueError(f"drop must be within [0, 1], got {self.drop}")
+
+
+class WaitForDrop:
+    def __init__(self, name: str, params: WaitParams) -> None:
+        self.name = name
+        self.params = params
+
+    def limit(self, game, legacy: str) -> float:
+        return game.ruleset.legacies[legacy].price * (1 - self.params.drop)
+
+    def act(self, game, legal: list[dict]) -> dict:
+        buy = _find(legal, "buy_legacy")
+        if buy is not None and len(legal) == 1:
+            return buy  # a legacy at 0 must be taken
+        lot, price = view.auction_lot(game)
+        if buy is not None and price <= self.limit(game, lot):
+            return buy
+        return _pass_or_drop(legal)
+
+
+@dataclass(frozen=True)
+class ValueParams:
+    premium: float = 0.0  # bid up to worth × (1 + premium)
+    sets_per_phase: float = 1.0  # expected OR sets per phase (how long income flows)
+    ability_share: float = 0.5  # weight of an ability's value
+    budget: float = 0.4  # never spend more than this share of its cash on one legacy
+
+    def __post_init__(self) -> None:
+        if self.premium < -1 or self.sets_per_phase < 0 or not 0 <= self.ability_share <= 1 \
+                or not 0 < self.budget <= 1:
+            raise ValueError(f"parameters out of range: {self}")
+
+
+class _Valuing:
+    """A strategy that bids up to a cap per legacy: worth × (1 + premium), within budget."""
+
+    def __init__(self, name: str, params: ValueParams, seat: int) -> None:
+        self.name = name
+        self.params = params
+        self.seat = seat
+
+    def estimate(self, game, legacy: str) -> int:
+        p = self.params
+        return legacy_worth(game, legacy, p.sets_per_phase, p.ability_share)
+
+    def cap(self, game, legacy: str) -> float:
+        """The most it will pay or bid for `legacy` now."""
+        cash = game.observation()["players"][self.seat]["cash"]
+        return min(self.estimate(game, legacy) * (1 + self.params.premium), cash * self.params.budget)
+
+    def _contest(self, game, legal: list[dict], wanted: bool) -> dict:
+        raise_ = _find(legal, "raise")
+        lot, _ = view.auction_lot(game)
+        if wanted and raise_ is not None and raise_["bid"] <= self.cap(game, lot):
+            return raise_
+        return _pass_or_drop(legal)
+
+    def _leading(self, game, legacy: str, bid: int) -> bool:
+        """True when its own reservation already leads (the legal bid is one step above it)."""
+        mine = view.reservations(game, self.seat).get(legacy)
+        return mine is not None and mine + game.ruleset.auction.reservation_step >= bid
+
+
+class ValueBidder(_Valuing):
+    def act(self, game, legal: list[dict]) -> dict:
+        if game.decision() == "auction_contest":
+            return self._contest(game, legal, True)
+        buy = _find(legal, "buy_legacy")
+        if buy is not None and len(legal) == 1:
+            return buy
+        lot, price = view.auction_lot(game)
+        offers = [(buy, lot, price)] if buy is not None else []
+        offers += [(a, a["legacy"], a["bid"]) for a in legal if a["type"] == "reserve"
+                   and not self._leading(game, a["legacy"], a["bid"])]
+        choices = [(self.estimate(game, legacy) - cost, action is buy, i, action)
+                   for i, (action, legacy, cost) in enumerate(offers) if cost <= self.cap(game, legacy)]
+        if not choices:
+            return _pass_or_drop(legal)
+        return max(choices, key=lambda c: (c[0], c[1], -c[2]))[3]  # largest surplus; buying, then the cheaper, first
+
+
+class ReserveSniper(_Valuing):
+    def target(self, game) -> str:
+        """The unsold legacy it values most (the cheaper one on a tie)."""
+        left = view.auction_legacies(game)
+        return max(left, key=lambda l: (self.estimate(game, l), -left.index(l)))
+
+    def act(self, game, legal: list[dict]) -> dict:
+        target = self.target(game)
+        lot, price = view.auction_lot(game)
+        if game.decision() == "auction_contest":
+            return self._contest(game, legal, lot == target)
+        buy = _find(legal, "buy_legacy")
+        if buy is not None and (len(legal) == 1 or (lot == target and price <= self.cap(game, lot))):
+            return buy
+        for a in legal:
+            if a["type"] == "reserve" and a["legacy"] == target and a["bid"] <= self.cap(game, target) \
+                    and not self._leading(game, target, a["bid"]):
+                return a
+        return _pass_or_drop(legal)
+
+
+class RandomAuction:
+    name = "random_legal"
+
+    def __init__(self, rng: np.random.Generator) -> None:
+        self.rng = rng
+
+    def act(self, game, legal: list[dict]) -> dict:
+        return legal[int(self.rng.integers(len(legal)))]
+
+
+def _no_args(name: str, args: str) -> None:
+    if args:
+        raise ValueError(f"{name} takes no arguments, got {args!r}")
+
+
+def _cheapest_first(args: str, seat: int, rng: np.random.Generator) -> CheapestFirst:
+    _no_args("cheapest_first", args)
+    return CheapestFirst()
+
+
+def _random(args: str, seat: int, rng: np.random.Generator) -> RandomAuction:
+    _no_args("random_legal", args)
+    return RandomAuction(rng)
+
+
+def _with_params(name: str, params_cls: type, build):
+    """A factory that parses `name(key=value, ...)` into `params_cls`; the strategy is
+    named by its spec text."""
+    def factory(args: str, seat: int, rng: np.random.Generator):
+        where = f"auction strategy {name}"
+        params = bind(params_cls, parse_args(args, where), where)
+        return build(f"{name}({args})" if args else name, params, seat)
+    return factory
+
+
+register_auction("cheapest_first", _cheapest_first)
+register_auction("value_bidder", _with_params("value_bidder", ValueParams, ValueBidder))
+register_auction("wait_for_drop", _with_params("wait_for_drop", WaitParams,
+                                               lambda name, params, seat: WaitForDrop(name, params)))
+register_auction("reserve_sniper", _with_params("reserve_sniper", ValueParams, ReserveSniper))
+register_auction("random_legal", _random)

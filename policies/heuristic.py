@@ -1,0 +1,102 @@
+"""`heuristic`: a parameterised greedy player. Stock play in `stock_play`, company
+decisions in `operating_play`, the auction by its auction strategy (value_bidder
+unless the spec names another: `heuristic+wait_for_drop(drop=0.3)`).
+
+Presets: `heuristic`, `heuristic_aggressive`, `heuristic_cautious`; each takes
+parameter overrides, e.g. `heuristic_cautious(horizon=8)`."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from policies import operating_play as op
+from policies.auction import ValueBidder, ValueParams
+from policies.base import AUCTION_DECISIONS, register
+from policies.spec import bind, parse_args
+from policies.stock_play import stock_turn
+from policies.valuation import DecisionCache
+
+PAYOUT_RULES = ("always", "market", "growth")
+
+
+@dataclass(frozen=True)
+class HeuristicParams:
+    risk: float = 0.5  # 0..1: share of its cash it commits, and how little it keeps back for forced buys
+    start_share: float = 0.4  # share of its cash it spends on starting a company at risk 0
+    max_companies: int = 2  # companies it wants to direct
+    concentration: float = 0.05  # yield bonus for certificates of its own companies
+    growth_bonus: float = 0.03  # yield bonus (malus) for a company whose price moves right (left)
+    min_yield: float = 0.02  # buys no certificate expected to yield less per OR
+    sell_drop: float = 0.5  # sells a company's certificates once its price falls below this share of par
+    payout: str = "market"  # always | market | growth (see operating_play.dividend)
+    lookahead: int = 2  # lays it plans ahead (this one included) for a company without a route yet
+    horizon: int = 4  # ORs over which track, stations and vehicles must repay their cost
+    vehicle_timing: float = 1.0  # weight of revenue that survives the next phase change
+    buy_back_margin: float = 2.0  # treasury kept (in prices) after buying back a certificate
+    premium: float = 0.0  # its default auction strategy, value_bidder(premium)
+
+    def __post_init__(self) -> None:
+        if self.payout not in PAYOUT_RULES:
+            raise ValueError(f"payout must be one of {PAYOUT_RULES}, got {self.payout!r}")
+        for name in ("risk", "start_share", "sell_drop"):
+            if not 0 <= getattr(self, name) <= 1:
+                raise ValueError(f"{name} must be within [0, 1], got {getattr(self, name)}")
+        if self.max_companies < 0 or self.horizon < 1 or self.vehicle_timing < 0 or not 0 <= self.lookahead <= 3:
+            raise ValueError(f"parameters out of range: {self}")
+
+
+PRESETS = {
+    "heuristic": HeuristicParams(),
+    "heuristic_aggressive": HeuristicParams(risk=0.8, max_companies=3, concentration=0.08,
+                                            min_yield=0.01, sell_drop=0.3, payout="growth",
+                                            horizon=3, premium=0.2),
+    "heuristic_cautious": HeuristicParams(risk=0.2, max_companies=1, concentration=0.02,
+                                          min_yield=0.04, sell_drop=0.7, payout="always",
+                                          horizon=6, vehicle_timing=1.5, premium=-0.2),
+}
+
+_OPERATING = {
+    "lay_tile": op.lay_tile,
+    "place_station": op.place_station,
+    "buy_vehicles": op.buy_vehicle,
+    "dividend": op.dividend,
+    "company_sells": op.company_sells,
+    "company_buys_back": op.company_buys_back,
+    "company_buys_legacy": op.company_buys_legacy,
+    "discard_vehicle": op.discard_vehicle,
+    "place_market_marker": op.place_market_marker,
+    "place_goods_marker": op.place_goods_marker,
+}
+
+
+class Heuristic:
+    def __init__(self, name: str, params: HeuristicParams, seat: int) -> None:
+        self.name = name
+        self.params = params
+        self.seat = seat
+        self.auction = ValueBidder(f"value_bidder(premium={params.premium})", ValueParams(premium=params.premium), seat)
+        self.auction_strategy = self.auction.name
+        self.cache = DecisionCache()
+
+    def act(self, game, legal: list[dict]) -> dict:
+        if len(legal) == 1:
+            return legal[0]
+        decision = game.decision()
+        if decision in AUCTION_DECISIONS:
+            return self.auction.act(game, legal)
+        if decision == "stock_turn":
+            return stock_turn(game, legal, self.seat, self.params, self.cache)
+        return _OPERATING[decision](game, legal, self.params, self.cache)
+
+
+def _factory(preset: str):
+    def factory(args: str, seat: int, rng: np.random.Generator) -> Heuristic:
+        where = f"policy {preset}"
+        params = bind(HeuristicParams, parse_args(args, where), where, base=PRESETS[preset])
+        return Heuristic(preset, params, seat)
+    return factory
+
+
+for _name in PRESETS:
+    register(_name, _factory(_name))

@@ -1,0 +1,231 @@
+"""The heuristic's decisions for a company it runs, and for markers. Track, stations,
+markers and vehicles are judged by the company's best route revenue before and after,
+asked of the core's `best_routes` on a copy of the map (`game_view`); no rule is
+re-implemented here."""
+from __future__ import annotations
+
+from policies import game_view as view
+from policies.valuation import DecisionCache, surviving, vehicle_shortfall
+
+
+def _company(game, cache: DecisionCache) -> tuple[str, dict]:
+    company = view.operating_company(game)
+    return company, cache.observation(game)["companies"][company]
+
+
+def _probe_fleet(game, company: str, fleet: list[str]) -> list[str]:
+    """Its fleet plus one of each vehicle it could buy now: where its routes are
+    heading, to judge track, stations and markers by."""
+    return list(fleet) + sorted(set(view.for_sale(game, company)))
+
+
+def _skip(legal: list[dict]) -> dict:
+    return next(a for a in legal if a["type"] == "skip")
+
+
+def lay_tile(game, legal: list[dict], params, cache: DecisionCache) -> dict:
+    """The lay whose revenue gain for the probe fleet best repays its cost. A company
+    that earns nothing yet (a minor starting out) plans `lookahead` lays ahead: the
+    first lay of the best sequence, or, if no sequence earns, the free lay that opens
+    the most lays after it (extending its network); none if nothing helps."""
+    company, info = _company(game, cache)
+    fleet = _probe_fleet(game, company, info["vehicles"])
+    base = cache.revenue(game, company, fleet)
+    spare = info["cash"] - vehicle_shortfall(game, company, info)
+    lays = [a for a in legal if a["type"] == "lay_tile" and a["cost"] <= spare]
+    best, best_gain = _skip(legal), 0.0
+    for a in lays:
+        gain = _lay_gain(game, company, fleet, a, cache) * params.horizon - a["cost"]
+        if gain > best_gain:
+            best, best_gain = a, gain
+    if best["type"] != "skip" or base > 0 or params.lookahead < 2:
+        return best
+    best_key = (0.0, 0)
+    for a in lays:
+        revenue = lookahead_revenue(game, company, fleet, [a], params.lookahead - 1)
+        key = (revenue * params.horizon - a["cost"],
+               len(view.next_lays(game, company, [a])) if revenue == 0 and a["cost"] == 0 else 0)
+        if key > best_key:
+            best, best_key = a, key
+    return best
+
+
+def _lay_gain(game, company: str, fleet: list[str], lay: dict, cache: DecisionCache) -> int:
+    """Revenue gained by the lay. Ships and carts never share track, so their revenues
+    add up apart; a lay changes the ships' only where it upgrades a port node's tile."""
+    vehicles = game.ruleset.vehicles
+    carts = [v for v in fleet if vehicles[v].kind == "cart"]
+    gain = view.route_revenue(game, company, carts, [lay]) - cache.revenue(game, company, carts)
+    if lay["hex"] in _port_hexes(game.ruleset):
+        ships = [v for v in fleet if vehicles[v].kind != "cart"]
+        gain += view.route_revenue(game, company, ships, [lay]) - cache.revenue(game, company, ships)
+    return gain
+
+
+def _port_hexes(ruleset) -> frozenset:
+    return frozenset(node.hex for node in ruleset.map.nodes.values() if node.port)
+
+
+def lookahead_revenue(game, company: str, fleet: list[str], lays: list[dict], depth: int,
+                      enough: int = 0) -> int:
+    """What `fleet` earns after `lays`, or, while that is nothing, after up to `depth`
+    further lays in later turns (the best sequence, or the first found that earns
+    `enough` when that is set): how a company with no route yet finds its track."""
+    best = view.route_revenue(game, company, fleet, lays)
+    if best == 0 and depth > 0:
+        for nxt in view.next_lays(game, company, lays):
+            best = max(best, lookahead_revenue(game, company, fleet, lays + [nxt], depth - 1, enough))
+            if enough and best >= enough:
+                break
+    return best
+
+
+def place_station(game, legal: list[dict], params, cache: DecisionCache) -> dict:
+    """The site where the probe fleet earns most, if that repays its cost in the horizon."""
+    company, info = _company(game, cache)
+    fleet = _probe_fleet(game, company, info["vehicles"])
+    base = cache.revenue(game, company, fleet)
+    spare = info["cash"] - vehicle_shortfall(game, company, info)
+    best, best_gain = _skip(legal), 0.0
+    for a in legal:
+        if a["type"] != "place_station" or a["cost"] > spare:
+            continue
+        gain = (view.route_revenue(game, company, fleet, [a]) - base) * params.horizon - a["cost"]
+        if gain > best_gain:
+            best, best_gain = a, gain
+    return best
+
+
+def purchase_value(game, company: str, fleet: list[str], vehicle: str, returned: str | None,
+                   price: int, params, cache: DecisionCache) -> float:
+    """Revenue gain of adding `vehicle` (returning `returned`) over the horizon, minus
+    its `price`; the gain of the fleet that survives the next phase change counts with
+    weight `vehicle_timing`, so vehicles about to retire are replaced in time."""
+    new = list(fleet)
+    if returned is not None:
+        new.remove(returned)
+    new.append(vehicle)
+    gain = cache.revenue(game, company, new) - cache.revenue(game, company, fleet)
+    gain_later = (cache.revenue(game, company, surviving(game, new))
+                  - cache.revenue(game, company, surviving(game, fleet)))
+    return (gain + params.vehicle_timing * gain_later) * params.horizon - price
+
+
+def buy_vehicle(game, legal: list[dict], params, cache: DecisionCache) -> dict:
+    """The bank vehicle of the highest `purchase_value`, while that is positive; a
+    company without vehicles buys the best it can; a forced purchase when offered."""
+    forced = next((a for a in legal if a["type"] == "forced_buy_vehicle"), None)
+    if forced is not None:
+        return forced
+    company, info = _company(game, cache)
+    fleet = info["vehicles"]
+    choices = [(purchase_value(game, company, fleet, a["vehicle"], a.get("return"), a["price"], params, cache),
+                -a["price"], -i, a)
+               for i, a in enumerate(legal) if a["type"] == "buy_vehicle" and a["source"] == "bank"]
+    if not choices:
+        return _skip(legal) if fleet else legal[0]
+    best = max(choices, key=lambda c: c[:3])
+    if best[0] > 0 or not fleet:
+        return best[3]
+    return _skip(legal)
+
+
+def investment_need(game, company: str, info: dict, params, cache: DecisionCache) -> int:
+    """Cash the company lacks for the best vehicle it may add under its fleet limit
+    (0 if it can pay for it or no vehicle is worth buying)."""
+    rs = game.ruleset
+    limit = rs.phases[view.phase_index(game)].limit
+    fleet = info["vehicles"]
+    best, price = 0.0, 0
+    for v in sorted(set(view.for_sale(game, company))):
+        kind = rs.vehicles[v].kind
+        if sum(1 for x in fleet if rs.vehicles[x].kind == kind) >= limit:
+            continue
+        list_price = rs.vehicles[v].price  # before any legacy discount: errs on the safe side
+        value = purchase_value(game, company, fleet, v, None, list_price, params, cache)
+        if value > best:
+            best, price = value, list_price
+    return max(0, price - info["cash"])
+
+
+def dividend(game, legal: list[dict], params, cache: DecisionCache) -> dict:
+    """`always` pays. `market` withholds when the company lacks cash to keep a running
+    vehicle through the next phase, or when withholding pays for a vehicle worth buying
+    that it cannot afford now; otherwise it pays (moving right when the revenue reaches
+    the market value). `growth` also withholds to save towards such a vehicle whenever
+    paying would not move the price right anyway."""
+    company, info = _company(game, cache)
+    payout = next(a for a in legal if a["type"] == "payout")
+    withhold = next(a for a in legal if a["type"] == "withhold")
+    if params.payout == "always":
+        return payout
+    if vehicle_shortfall(game, company, info) > 0:
+        return withhold
+    revenue = view.pending_revenue(game)
+    need = investment_need(game, company, info, params, cache)
+    if 0 < need <= revenue or (params.payout == "growth" and need > 0 and revenue < info["price"]):
+        return withhold
+    return payout
+
+
+def company_sells(game, legal: list[dict], params, cache: DecisionCache) -> dict:
+    """Sell its own certificates only to fund a vehicle it would otherwise have to force."""
+    company, info = _company(game, cache)
+    sell = next((a for a in legal if a["type"] == "company_sells_cert"), None)
+    if sell is not None and vehicle_shortfall(game, company, info) > 0:
+        return sell
+    return _skip(legal)
+
+
+def company_buys_back(game, legal: list[dict], params, cache: DecisionCache) -> dict:
+    """Buy back when the treasury keeps at least `buy_back_margin` × price after it."""
+    company, info = _company(game, cache)
+    back = next((a for a in legal if a["type"] == "company_buys_back"), None)
+    spare = info["cash"] - vehicle_shortfall(game, company, info) - info["price"]
+    if back is not None and spare >= params.buy_back_margin * info["price"]:
+        return back
+    return _skip(legal)
+
+
+def company_buys_legacy(game, legal: list[dict], params, cache: DecisionCache) -> dict:
+    """Move money from the company to its director at the highest price the company
+    can spare (the director keeps it all; the company's loss is shared)."""
+    company, info = _company(game, cache)
+    spare = info["cash"] - vehicle_shortfall(game, company, info)
+    buys = [a for a in legal if a["type"] == "company_buys_legacy" and a["price"] <= spare]
+    return max(buys, key=lambda a: a["price"]) if buys else _skip(legal)
+
+
+def discard_vehicle(game, legal: list[dict], params, cache: DecisionCache) -> dict:
+    """Give up the vehicle whose loss costs the least revenue (the cheapest on a tie)."""
+    company, info = _company(game, cache)
+    fleet = info["vehicles"]
+    prices = game.ruleset.vehicles
+
+    def loss(a: dict) -> tuple[int, int]:
+        rest = list(fleet)
+        rest.remove(a["vehicle"])
+        return (-cache.revenue(game, company, rest), prices[a["vehicle"]].price)
+
+    return min(legal, key=loss)
+
+
+def place_market_marker(game, legal: list[dict], params, cache: DecisionCache) -> dict:
+    """Where the company's routes (with the vehicles it could soon run) earn most from it."""
+    company = view.marker_company(game)
+    info = cache.observation(game)["companies"][company]
+    fleet = _probe_fleet(game, company, info["vehicles"])
+    return max(legal, key=lambda a: (view.route_revenue(game, company, fleet, [a]), -legal.index(a)))
+
+
+def place_goods_marker(game, legal: list[dict], params, cache: DecisionCache) -> dict:
+    """Where the sea companies' current routes go most often (each visit pays the minor)."""
+    obs = cache.observation(game)
+    visits: dict[str, int] = {}
+    for company, info in obs["companies"].items():
+        plan = view.route_plan(game, company, info["vehicles"])
+        for route in plan.routes if plan is not None else ():
+            if route.kind == "ship":
+                for node in route.nodes:
+                    visits[node] = visits.get(node, 0) + 1
+    return max(legal, key=lambda a: (visits.get(a["offboard"], 0), -legal.index(a)))

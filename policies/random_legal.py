@@ -1,0 +1,26 @@
+"""Uniform over the legal actions, with its own seeded generator."""
+from __future__ import annotations
+
+import numpy as np
+
+from policies.base import register
+
+
+class RandomLegal:
+    name = "random_legal"
+    auction_strategy = "random"
+
+    def __init__(self, rng: np.random.Generator) -> None:
+        self.rng = rng
+
+    def act(self, game, legal: list[dict]) -> dict:
+        return legal[int(self.rng.integers(len(legal)))]
+
+
+def _factory(args: str, seat: int, rng: np.random.Generator) -> RandomLegal:
+    if args:
+        raise ValueError(f"random_legal takes no arguments, got {args!r}")
+    return RandomLegal(rng)
+
+
+register("random_legal", _factory)

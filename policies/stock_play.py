@@ -1,0 +1,133 @@
+"""The heuristic's stock-round turn: sell what is failing (or what breaks the
+certificate limit), start a company while it directs fewer than it wants, then buy
+the certificate with the best expected yield, keeping a cash reserve against forced
+vehicle purchases of the companies it directs."""
+from __future__ import annotations
+
+from policies import game_view as view
+from policies.operating_play import lookahead_revenue
+from policies.valuation import DecisionCache, vehicle_shortfall
+
+
+def company_score(game, company: str, info: dict, seat: int, params, cache: DecisionCache) -> float:
+    """Expected yield of a 10 % certificate per OR (revenue / 10 / price), plus growth:
+    a company whose revenue reaches its price moves right when it pays; one without
+    revenue moves left. Its director's own companies get the concentration bonus."""
+    price = max(info["price"], 1)
+    revenue = cache.revenue(game, company, info["vehicles"])
+    unit = game.ruleset.operating.dividend_unit
+    score = revenue / unit / price
+    if revenue >= price:
+        score += params.growth_bonus
+    elif revenue == 0:
+        score -= params.growth_bonus
+    if directs(game, company, seat):
+        score += params.concentration
+    return score
+
+
+def directs(game, company: str, seat: int) -> bool:
+    """The seat decides for the company (its Trust Family holder or president)."""
+    return view.director(game, company) == seat
+
+
+def failing(game, company: str, info: dict, params, cache: DecisionCache) -> bool:
+    """Its price fell below `sell_drop` of its par, or it earns nothing and cannot buy a vehicle."""
+    if info["price"] < view.par(game, company) * params.sell_drop:
+        return True
+    return cache.revenue(game, company, info["vehicles"]) == 0 and vehicle_shortfall(game, company, info) > 0
+
+
+def reserve(game, seat: int, params, cache: DecisionCache) -> int:
+    """Cash kept back: what forced purchases of its companies could demand, scaled by caution."""
+    obs = cache.observation(game)
+    need = sum(vehicle_shortfall(game, c, info) for c, info in obs["companies"].items()
+               if directs(game, c, seat))
+    return int(need * (1 - params.risk))
+
+
+def stock_turn(game, legal: list[dict], seat: int, params, cache: DecisionCache) -> dict:
+    obs = cache.observation(game)
+    me = obs["players"][seat]
+    companies = obs["companies"]
+    sells = [a for a in legal if a["type"] == "sell_cert"]
+    done = next((a for a in legal if a["type"] in ("pass", "end_turn")), None)
+    scores = {c: company_score(game, c, companies[c], seat, params, cache) for c in companies}
+    if sells and (done is None or me["certs"] > _cert_limit(game)):  # over the limit
+        return min(sells, key=lambda a: scores[a["company"]])
+    for a in sells:
+        c = a["company"]
+        if not directs(game, c, seat) and failing(game, c, companies[c], params, cache):
+            return a
+    cash = me["cash"] - reserve(game, seat, params, cache)
+    start = _start(game, legal, seat, params, cash, cache)
+    if start is not None:
+        return start
+    buys = [a for a in legal if a["type"] == "buy_cert"
+            and _cert_cost(game, a["company"], companies) <= cash and scores[a["company"]] >= params.min_yield
+            and not failing(game, a["company"], companies[a["company"]], params, cache)]
+    if not buys:
+        return done
+    # the best company; its treasury first (the company gets the money)
+    return max(buys, key=lambda a: (scores[a["company"]], a["source"] == "treasury"))
+
+
+def _cert_limit(game) -> int:
+    return game.ruleset.player_counts[game.players].cert_limit
+
+
+def _cert_cost(game, company: str, companies: dict) -> int:
+    """Price of the certificate a purchase takes (the director's one is never for sale)."""
+    return companies[company]["price"] * game.ruleset.companies[company].certificates[-1] // 10
+
+
+def _start(game, legal: list[dict], seat: int, params, cash: int, cache: DecisionCache) -> dict | None:
+    """Start a company while it directs fewer than `max_companies`, spending at most
+    `start_share`..1 of its cash (by `risk`) and at least two of the cheapest vehicles'
+    worth (the capital its company starts with): a major at the highest such par (more
+    capital, more vehicles), else a minor; only a company with prospects of a route."""
+    starts = [a for a in legal if a["type"] == "start_company"]
+    if not starts:
+        return None
+    obs = cache.observation(game)
+    directed = sum(1 for c in obs["companies"] if directs(game, c, seat))
+    if directed >= params.max_companies:
+        return None
+    rs = game.ruleset
+    budget = cash * (params.start_share + (1 - params.start_share) * params.risk)
+    first_fleet = min(v.price for v in rs.vehicles.values() if rs.phase_index(v.phase) == 0) * 2
+
+    def cost(a: dict) -> int:
+        return a["par"] * rs.companies[a["company"]].certificates[0] // 10
+
+    affordable = sorted((a for a in starts if first_fleet <= cost(a) <= budget),
+                        key=lambda a: (rs.companies[a["company"]].kind != "major", -a["par"], starts.index(a)))
+    for a in affordable:
+        if _has_prospects(game, a, params.lookahead):
+            return a
+    return None
+
+
+_PROSPECTS: dict[tuple, bool] = {}  # (ruleset, company, par, depth, map, vehicles) -> answer, for all seats
+_PROSPECTS_SIZE = 4096
+
+
+def _has_prospects(game, start: dict, depth: int) -> bool:
+    """Would the started company earn with a vehicle on sale, on the map as it is or
+    after at most `depth` lays? (Asked every stock turn: remembered per map state.)"""
+    company = start["company"]
+    key = (game.ruleset.sha256, company, start["par"], depth, view.map_key(game),
+           tuple(view.for_sale(game, company)))
+    if key not in _PROSPECTS:
+        if len(_PROSPECTS) >= _PROSPECTS_SIZE:
+            _PROSPECTS.clear()
+        _PROSPECTS[key] = _search_prospects(game, start, depth)
+    return _PROSPECTS[key]
+
+
+def _search_prospects(game, start: dict, depth: int) -> bool:
+    trial = game.clone()
+    trial.apply(start)
+    company = start["company"]
+    fleet = sorted(set(view.for_sale(trial, company)))
+    return lookahead_revenue(trial, company, fleet, [], depth, enough=1) > 0

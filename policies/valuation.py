@@ -1,0 +1,85 @@
+"""Valuations shared by the scripted players: route revenue of a fleet (asked of the
+core, cached), a company's outlook for share buyers, a legacy's worth."""
+from __future__ import annotations
+
+from policies import game_view as view
+
+
+class DecisionCache:
+    """The observation of the current decision (dropped when the game moves on) and
+    route revenues of (company, fleet) keyed by everything they depend on (map,
+    phase, the company's bonuses and markers), so that they carry over between
+    decisions that leave those alone, such as a whole stock round."""
+
+    MAX_REVENUES = 20000  # entries kept before starting afresh
+
+    def __init__(self) -> None:
+        self._key = None
+        self._obs: dict | None = None
+        self._revenue: dict[tuple, int] = {}
+
+    def observation(self, game) -> dict:
+        key = view.decision_key(game)
+        if key != self._key:
+            self._key, self._obs = key, game.observation()
+        return self._obs
+
+    def revenue(self, game, company: str, fleet: list[str]) -> int:
+        k = (company, tuple(sorted(fleet)), view.revenue_key(game, company))
+        if k not in self._revenue:
+            if len(self._revenue) >= self.MAX_REVENUES:
+                self._revenue.clear()
+            self._revenue[k] = view.route_revenue(game, company, list(fleet))
+        return self._revenue[k]
+
+
+def surviving(game, fleet: list[str]) -> list[str]:
+    """The vehicles of `fleet` still running after the next phase change."""
+    rs = game.ruleset
+    nxt = view.phase_index(game) + 1
+    return [v for v in fleet if rs.vehicles[v].retire is None or rs.phase_index(rs.vehicles[v].retire) > nxt]
+
+
+def cheapest_vehicle(game, company: str) -> int:
+    """Price of the cheapest vehicle the bank sells this company now (0 if none)."""
+    prices = [game.ruleset.vehicles[v].price for v in view.for_sale(game, company)]
+    return min(prices) if prices else 0
+
+
+def vehicle_shortfall(game, company: str, info: dict) -> int:
+    """Cash the company lacks to keep a running vehicle through the next phase change:
+    what a forced purchase could take from its director."""
+    if surviving(game, info["vehicles"]):
+        return 0
+    return max(0, cheapest_vehicle(game, company) - info["cash"])
+
+
+def ors_before_close(game, legacy: str, sets_per_phase: float) -> float:
+    """Expected ORs a legacy still pays before its closing epoch: the ORs of the sets
+    left in the phases before that epoch, `sets_per_phase` sets each."""
+    rs = game.ruleset
+    close = rs.legacies[legacy].close_epoch
+    if close is None:
+        close = next((e.number for e in rs.epochs if e.legacies_close), len(rs.epochs) + 1)
+    now = view.phase_index(game)
+    return sum(p.ors * sets_per_phase for i, p in enumerate(rs.phases) if i >= now and p.epoch < close)
+
+
+def legacy_worth(game, legacy: str, sets_per_phase: float, ability_share: float) -> int:
+    """Income × expected ORs before it closes, plus its ability: revenue bonuses and
+    granted certificates at face value, other abilities as a share (`ability_share`) of
+    the legacy's minimum price (what the designer priced them at)."""
+    rs = game.ruleset
+    leg = rs.legacies[legacy]
+    ors = ors_before_close(game, legacy, sets_per_phase)
+    ability = leg.ability
+    if ability.type == "revenue_bonus":
+        extra = ability.amount * ors * ability_share
+    elif ability.type == "grant_certificate":
+        pars = [c.value for row in rs.market for c in row if c is not None and c.par]
+        extra = ability.percent // 10 * sorted(pars)[len(pars) // 2]
+    elif ability.type == "none":
+        extra = 0
+    else:
+        extra = leg.price * ability_share
+    return int(leg.income * ors + extra)

@@ -1,0 +1,142 @@
+"""Balance tables from synthetic datasets: checked against direct computations over
+the Parquet rows, and against effects planted in the data."""
+from __future__ import annotations
+
+from collections import defaultdict
+
+import numpy as np
+import polars as pl
+import pyarrow.parquet as pq
+import pytest
+
+import synthetic_data
+from menorca_sim.analysis import aggregate
+from menorca_sim.analysis.aggregate import Dataset, DatasetError
+
+
+def _rows(data, table):
+    return pq.read_table(data / table).to_pylist()
+
+
+@pytest.fixture(scope="module")
+def mixed(tmp_path_factory):
+    """Two variants on common seeds, the second planted 2 ORs longer; 2 and 3 players.
+    The baseline ("plain") is listed first but is not first by name."""
+    return synthetic_data.write_dataset(tmp_path_factory.mktemp("mixed"), synthetic_data.Spec(
+        games=300, player_counts=(2, 3), variants={"plain": 0.0, "longer": 2.0}, cap_rate=0.03, seed=11))
+
+
+@pytest.fixture(scope="module")
+def planted(tmp_path_factory):
+    return synthetic_data.write_dataset(tmp_path_factory.mktemp("planted"), synthetic_data.Spec(
+        games=900, strength={"gamma": 0.5}, legacy_strength={"L9": 3.0}, seed=12))
+
+
+def test_missing_or_empty_dataset_is_an_error(tmp_path):
+    with pytest.raises(DatasetError, match="no such dataset folder"):
+        Dataset(tmp_path / "nowhere")
+    with pytest.raises(DatasetError, match="no games"):
+        Dataset(tmp_path)
+
+
+def test_seat_win_share_counts_shared_wins_fractionally(mixed):
+    games = {g["game_id"]: g for g in _rows(mixed, "games")}
+    wins, count = defaultdict(float), defaultdict(int)
+    for p in _rows(mixed, "players"):
+        key = (p["variant"], games[p["game_id"]]["players"], p["seat"] + 1)
+        wins[key] += p["win_share"]
+        count[key] += 1
+    table = aggregate.seat_win_share(Dataset(mixed))
+    assert table.height == len(wins)
+    for row in table.iter_rows(named=True):
+        key = (row["variant"], row["players"], row["seat"])
+        assert row["wins"] == pytest.approx(wins[key]) and row["games"] == count[key]
+        assert row["fair"] == pytest.approx(1 / row["players"])
+        assert row["win_share_low"] < row["win_share"] < row["win_share_high"]
+    # Every game hands out exactly one win, shared or not.
+    per_count = table.group_by("variant", "players").agg(wins=pl.col("wins").sum(),
+                                                          games=pl.col("games").first())
+    assert (per_count["wins"] == per_count["games"].cast(float)).all()
+
+
+def test_end_reasons_list_cap_even_when_absent(tmp_path):
+    data = synthetic_data.write_dataset(tmp_path, synthetic_data.Spec(games=60, cap_rate=0.0, seed=2))
+    table = aggregate.end_reasons(Dataset(data))
+    assert table["end_reason"].to_list()[:4] == list(aggregate.END_REASONS)
+    cap = table.filter(pl.col("end_reason") == "cap").row(0, named=True)
+    assert cap["count"] == 0 and cap["share"] == 0 and cap["share_high"] > 0
+    assert table["share"].sum() == pytest.approx(1)
+
+
+def test_companies_by_draw_leave_out_the_minor_not_drawn(mixed):
+    table = aggregate.draw_companies(Dataset(mixed))
+    for draw, company in table.select("draw", "company").unique().iter_rows():
+        minors = set(draw.split("+"))
+        assert company in minors or company not in {"Ramaders", "Artesans", "Destil·ladors"}
+    started = table.filter(pl.col("start_rate") > 0)
+    assert (started["final_price"] > 0).all()
+
+
+def test_legacy_value_matches_the_auction_rows(mixed):
+    expected = defaultdict(list)
+    games = {g["game_id"]: g for g in _rows(mixed, "games")}
+    for a in _rows(mixed, "auctions"):
+        expected[(a["variant"], games[a["game_id"]]["players"], a["legacy"])].append(a["income_earned"] - a["price"])
+    table = aggregate.legacy_value(Dataset(mixed))
+    for row in table.iter_rows(named=True):
+        values = expected[(row["variant"], row["players"], row["legacy"])]
+        assert row["games"] == len(values)
+        assert row["net_value"] == pytest.approx(np.mean(values))
+
+
+def test_auction_prices_count_drops_to_zero(mixed):
+    sales = [a for a in _rows(mixed, "auctions") if a["legacy"] == "L1"]
+    table = aggregate.auction_prices(Dataset(mixed)).filter(pl.col("legacy") == "L1")
+    assert table["games"].sum() == len(sales)
+    zero = sum(a["price"] == 0 for a in sales)
+    assert (table["zero_rate"] * table["games"]).sum() == pytest.approx(zero)
+    assert zero > 0  # L1 (20 R.) reaches 0 after four drops in the synthetic auction
+
+
+def test_variant_differences_find_the_planted_length_and_nothing_else(mixed):
+    table = aggregate.variant_differences(Dataset(mixed))
+    assert set(table["variant"]) == {"longer"} and set(table["baseline"]) == {"plain"}
+    ors = table.filter(pl.col("metric") == "ORs played")
+    for row in ors.iter_rows(named=True):
+        assert row["pairs"] == 150  # every game of that player count has its twin on the same seed
+        assert row["difference_low"] < 2 < row["difference_high"]
+        assert row["p_value"] < 1e-6
+    assert (table.filter(pl.col("metric") != "ORs played")["difference"] == 0).all()
+
+
+def test_strategy_ratings_and_win_shares_find_the_weak_name(planted):
+    ds = Dataset(planted)
+    ratings = aggregate.strategy_ratings(ds, "auction_strategy", np.random.default_rng(0))
+    assert ratings["auction_strategy"].to_list()[-1] == "gamma"
+    gamma = ratings.row(2, named=True)
+    assert gamma["strength_high"] < 0
+    shares = aggregate.strategy_win_share(ds, "policy")
+    assert shares.filter(pl.col("policy") == "heuristic+gamma")["win_share_high"][0] < 1 / 3
+    assert (shares["seats"] == 3).all()  # names rotate over all three seats
+
+
+def test_analyse_corrects_every_comparison_together(planted):
+    analysis = aggregate.analyse(Dataset(planted))
+    sections = {c.section for c in analysis.comparisons}
+    assert sections == {"seat", "draw", "policy", "legacy"}
+    assert all(not np.isnan(c.p_holm) and c.p_holm >= c.p_value for c in analysis.comparisons)
+    flagged = {c.subject for c in analysis.significant}
+    assert "with 3 players, policy heuristic+gamma" in flagged
+    assert "with 3 players, the buyer of L9" in flagged
+    assert not any("seat" in s for s in flagged)
+
+
+def test_a_dataset_with_only_games_still_analyses(tmp_path):
+    data = synthetic_data.write_dataset(tmp_path, synthetic_data.Spec(games=30, seed=5))
+    for table in ("players", "companies", "auctions"):
+        for part in (data / table).glob("*.parquet"):
+            part.unlink()
+    analysis = aggregate.analyse(Dataset(data))
+    assert analysis.comparisons == []
+    assert analysis.tables["seat"].is_empty() and analysis.tables["auction_strategy_ratings"].is_empty()
+    assert analysis.tables["game_length"]["games"].sum() == 30

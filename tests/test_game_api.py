@@ -1,0 +1,101 @@
+"""The Game API: decisions, legality, invariant checks, observation, clone, summary."""
+import pytest
+from engine_helpers import RS, act, new_game, play_random, sr_game
+
+import menorca_sim
+from menorca_sim.game import Game, IllegalActionError, InvariantError
+from menorca_sim.outcomes import AUCTIONS, COMPANIES, GAMES, PLAYERS
+
+
+def test_game_is_exported_lazily():
+    assert menorca_sim.Game is Game
+
+
+def test_setup_draws_follow_the_seed():
+    a, b = Game(RS, players=3, seed=7), Game(RS, players=3, seed=7)
+    assert a.header() == b.header()
+    assert len(a.header()["minors"]) == 2 and len(a.header()["legacies"]) == 3
+    assert a.header()["events"] == ["utrecht", "capital_mao", "seven_years_war", "conquest"]
+    draws = {tuple(Game(RS, players=3, seed=s).header()["minors"]) for s in range(30)}
+    assert len(draws) == 3  # all three pairs come up
+
+
+def test_players_start_with_the_cash_of_their_count():
+    for players, cash in ((2, 420), (3, 380)):
+        st = Game(RS, players=players).state()
+        assert [p["cash"] for p in st["players"]] == [cash] * players
+        assert st["bank"] == 10000 - players * cash
+
+
+def test_unknown_player_count_is_rejected():
+    with pytest.raises(ValueError, match="no row for 6 players"):
+        Game(RS, players=6)
+
+
+def test_illegal_action_is_rejected_with_its_name():
+    game = new_game()
+    with pytest.raises(IllegalActionError, match="sell_cert"):
+        game.apply({"type": "sell_cert", "company": "RNC"})
+
+
+def test_invariant_violation_raises_with_seed_and_action_index():
+    game = new_game(seed=5)
+    game._eng.p_cash[0] += 1  # money from nowhere
+    with pytest.raises(InvariantError, match=r"seed 5, action index 0 .*money not conserved"):
+        act(game, "pass")
+
+
+def test_decisions_and_actors_through_a_game():
+    game = new_game(seed=3)
+    decisions = set()
+    play_random(game, 3, until=lambda g: decisions.add(g.decision()))
+    assert {"auction_turn", "stock_turn", "lay_tile", "buy_vehicles", "dividend"} <= decisions
+    assert game.is_over() and game.legal_actions() == [] and game.current_actor() == -1
+    assert game.result()["reason"] in ("bank", "bankruptcy", "conquest", "cap")
+
+
+def test_clone_is_independent():
+    game = sr_game()
+    copy = game.clone()
+    act(copy, "start_company", company="RNC", par=100)
+    assert "RNC" not in game.state()["companies"] and "RNC" in copy.state()["companies"]
+    assert game.legal_actions() != copy.legal_actions()
+
+
+def test_observation_shows_the_decision_and_the_state():
+    game = sr_game()
+    obs = game.observation()
+    assert obs["decision"] == "stock_turn" and obs["seat"] == 0 and obs["round"] == "stock"
+    assert len(obs["players"]) == 3 and obs["bank"] == game.state()["bank"]
+
+
+def test_summary_matches_the_outcome_tables():
+    game = new_game(seed=2)
+    play_random(game, 2)
+    s = game.summary()
+    game_fields = set(GAMES.names) - {"game_id", "variant", "cell", "game_index", "policies", "duration_s"}
+    assert game_fields <= set(s)
+    seat_fields = set(PLAYERS.names) - {"game_id", "variant", "seat", "policy", "auction_strategy"}
+    assert all(seat_fields <= set(row) for row in s["seats"])
+    assert all(set(COMPANIES.names) - {"game_id", "variant"} <= set(row) for row in s["companies"])
+    auction_fields = set(AUCTIONS.names) - {"game_id", "variant", "buyer_policy"}
+    assert all(auction_fields <= set(row) for row in s["auctions"])
+    assert [row["company"] for row in s["companies"]] == list(RS.companies)
+    assert len(s["auctions"]) == 3 and sum(row["win_share"] for row in s["seats"]) == pytest.approx(1.0)
+
+
+def test_clones_taken_mid_game_leave_the_original_untouched():
+    game = new_game(seed=9)
+    for stop in (40, 120, 250):
+        play_random(game, stop, until=lambda g: g._eng.actions >= stop)
+        if game.is_over():
+            break
+        before = (game.state(), game.legal_actions(), game.decision())
+        copy = game.clone()
+        play_random(copy, stop + 1)  # plays the copy to its end
+        assert (game.state(), game.legal_actions(), game.decision()) == before
+        replayed = game.clone()
+        action = game.legal_actions()[0]
+        game.apply(action)
+        replayed.apply(action)
+        assert replayed.state() == game.state()

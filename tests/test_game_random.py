@@ -1,0 +1,46 @@
+"""Whole random-legal games with every invariant checked after every action."""
+import itertools
+
+import numpy as np
+import pytest
+from engine_helpers import RS
+
+from menorca_sim.game import seed_sequences
+from menorca_sim.play import play_game
+from policies import make_policy
+
+MINOR_DRAWS = [list(d) for d in itertools.combinations(RS.minors, 2)]
+REASONS = {"bank", "bankruptcy", "conquest", "cap"}
+
+
+def _play(seed: int, players: int, minors):
+    streams = seed_sequences(seed, players)
+    policies = [make_policy("random_legal", s, np.random.default_rng(streams[s + 1])) for s in range(players)]
+    return play_game(RS, players, seed, policies, minors=minors, check=True)
+
+
+def _sample(n: int):
+    for i in range(n):
+        yield 1000 + i, 2 + i % 2, MINOR_DRAWS[(i // 2) % len(MINOR_DRAWS)]
+
+
+def test_random_legal_games_keep_every_invariant():
+    for seed, players, minors in _sample(60):
+        game = _play(seed, players, minors)
+        summary = game.summary()
+        assert game.is_over() and summary["end_reason"] in REASONS
+        assert summary["minors"] == minors and summary["players"] == players
+
+
+def test_same_seed_same_game():
+    a, b = _play(77, 3, None), _play(77, 3, None)
+    assert a.summary() == b.summary()
+
+
+@pytest.mark.slow
+def test_thousand_random_legal_games():
+    counts = {}
+    for seed, players, minors in _sample(1000):
+        reason = _play(seed, players, minors).summary()["end_reason"]
+        counts[reason] = counts.get(reason, 0) + 1
+    assert set(counts) <= REASONS and sum(counts.values()) == 1000

@@ -1,0 +1,117 @@
+"""The heuristic player: strength against random play, healthy all-heuristic games,
+and its rules on real game states."""
+import itertools
+
+import numpy as np
+import pytest
+
+from menorca_sim.game import Game, seed_sequences
+from menorca_sim.play import play_game
+from menorca_sim.rules import load_ruleset
+from policies import game_view as view
+from policies import make_policy
+
+HEALTHY_ENDS = ("bank", "bankruptcy", "conquest")
+
+
+@pytest.fixture(scope="module")
+def ruleset():
+    return load_ruleset()
+
+
+def play(ruleset, specs, seed, minors=None):
+    streams = seed_sequences(seed, len(specs))[1:]
+    policies = [make_policy(s, i, np.random.default_rng(streams[i])) for i, s in enumerate(specs)]
+    return play_game(ruleset, len(specs), seed, policies, minors=minors).summary()
+
+
+def heuristic_win_share(ruleset, games, first_seed=1000):
+    """Share of wins of one heuristic against two random players, its seat rotated."""
+    won = 0.0
+    for g in range(games):
+        seat = g % 3
+        specs = ["random_legal"] * 3
+        specs[seat] = "heuristic"
+        won += play(ruleset, specs, first_seed + g)["seats"][seat]["win_share"]
+    return won / games
+
+
+def test_heuristic_beats_random_legal(ruleset):
+    assert heuristic_win_share(ruleset, 30) >= 0.8
+
+
+@pytest.mark.slow
+def test_heuristic_beats_random_legal_500(ruleset):
+    assert heuristic_win_share(ruleset, 500) >= 0.9
+
+
+def end_reasons(ruleset, games_per_table, first_seed=2000):
+    tables = [(n, list(m)) for n in (2, 3) for m in itertools.combinations(ruleset.minors, 2)]
+    reasons = []
+    for i in range(games_per_table):
+        for t, (players, minors) in enumerate(tables):
+            reasons.append(play(ruleset, ["heuristic"] * players, first_seed + i * len(tables) + t, minors)["end_reason"])
+    return reasons
+
+
+def test_all_heuristic_tables_end_by_the_rules(ruleset):
+    reasons = end_reasons(ruleset, 2)
+    assert len(reasons) == 12 and all(r in HEALTHY_ENDS for r in reasons)
+
+
+@pytest.mark.slow
+def test_all_heuristic_tables_end_by_the_rules_500(ruleset):
+    reasons = end_reasons(ruleset, 84)  # 6 tables × 84 = 504 games
+    assert sum(r in HEALTHY_ENDS for r in reasons) >= 0.99 * len(reasons)
+
+
+def test_heuristic_games_are_reproducible(ruleset):
+    specs = ["heuristic_aggressive", "heuristic_cautious+wait_for_drop", "heuristic"]
+    assert play(ruleset, specs, 7) == play(ruleset, specs, 7)
+
+
+def advance_to(ruleset, decision, seed=3):
+    """An all-heuristic 3-player game run until `decision` is pending."""
+    game = Game(ruleset, players=3, seed=seed)
+    policies = [make_policy("heuristic", i, np.random.default_rng(i)) for i in range(3)]
+    while game.decision() != decision:
+        game.apply(policies[game.current_actor()].act(game, game.legal_actions()))
+    return game
+
+
+def test_payout_rules_on_real_dividends(ruleset):
+    """At every dividend of two all-heuristic games, ask each payout rule what it would do."""
+    choices = []
+    for seed in (3, 4):
+        game = Game(ruleset, players=3, seed=seed)
+        players = [make_policy("heuristic", i, np.random.default_rng(i)) for i in range(3)]
+        judges = {rule: make_policy(f"heuristic(payout={rule})", 0, np.random.default_rng(0))
+                  for rule in ("always", "market", "growth")}
+        while not game.is_over():
+            legal = game.legal_actions()
+            if game.decision() == "dividend":
+                info = game.observation()["companies"][view.operating_company(game)]
+                picks = {rule: judge.act(game, legal)["type"] for rule, judge in judges.items()}
+                choices.append((view.pending_revenue(game), info["price"], picks))
+            game.apply(players[game.current_actor()].act(game, legal))
+    assert len(choices) > 20
+    assert all(picks["always"] == "payout" for _, _, picks in choices)
+    withheld = [picks for _, _, picks in choices if picks["market"] == "withhold"]
+    assert withheld  # the market rule does save for vehicles sometimes ...
+    assert all(picks["growth"] == "withhold" for picks in withheld)  # ... and growth saves at least then
+    # growth differs from market only when paying would not move the price right
+    assert all(picks["growth"] == picks["market"] for revenue, price, picks in choices if revenue >= price)
+
+
+def test_first_lay_raises_route_revenue(ruleset):
+    game = advance_to(ruleset, "lay_tile")
+    company = view.operating_company(game)
+    legal = game.legal_actions()
+    choice = make_policy("heuristic", game.current_actor(), np.random.default_rng(0)).act(game, legal)
+    # with one xebec and one cart (what it can buy now), the chosen lay earns more than no lay
+    fleet = ["cart", "xebec"]
+    if choice["type"] == "lay_tile":
+        assert view.route_revenue(game, company, fleet, [choice]) > view.route_revenue(game, company, fleet)
+    else:
+        assert all(view.route_revenue(game, company, fleet, [a]) <= view.route_revenue(game, company, fleet)
+                   for a in legal if a["type"] == "lay_tile" and a["cost"] == 0)

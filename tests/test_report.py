@@ -1,0 +1,98 @@
+"""The report: what its Findings say on a symmetric control and on a planted
+imbalance, and the files `menorca-sim report` writes.
+
+The datasets come from builders (folder -> dataset folder). Today they are synthetic;
+once heuristic players exist, builders that run real games (the same policy under
+three names, and one name weakened) join these lists and the same tests apply."""
+from __future__ import annotations
+
+import re
+
+import pytest
+from click.testing import CliRunner
+
+import synthetic_data
+from menorca_sim.analysis.aggregate import Dataset, analyse
+from menorca_sim.analysis.report import findings
+from menorca_sim.cli.report import command
+
+CONTROLS: list[synthetic_data.DatasetBuilder] = [synthetic_data.symmetric_control]
+PLANTED: list[tuple[synthetic_data.DatasetBuilder, str]] = [(synthetic_data.planted_weak_name, "heuristic+gamma")]
+
+
+@pytest.mark.parametrize("build", CONTROLS)
+def test_symmetric_control_flags_nothing(build, tmp_path):
+    analysis = analyse(Dataset(build(tmp_path)))
+    assert findings(analysis) == [f"No imbalance was found at the 5 % level after Holm correction across "
+                                  f"the report's {len(analysis.comparisons)} comparisons."]
+
+
+@pytest.mark.parametrize("build,weak", PLANTED)
+def test_planted_weak_name_is_flagged(build, weak, tmp_path):
+    lines = findings(analyse(Dataset(build(tmp_path))))
+    flagged = [line for line in lines if f"policy {weak} wins" in line]
+    assert len(flagged) == 1
+    share, fair = re.search(r"wins (\d+) % \(.*\) against a fair (\d+) %", flagged[0]).groups()
+    assert int(share) < int(fair)
+    assert not any("seat" in line for line in lines)
+
+
+@pytest.fixture(scope="module")
+def small(tmp_path_factory):
+    return synthetic_data.small_mixed(tmp_path_factory.mktemp("small"))
+
+
+def test_report_command_writes_page_charts_and_summary(small):
+    result = CliRunner().invoke(command, [str(small)])
+    assert result.exit_code == 0, result.output
+    out = small.parent  # the default: the dataset folder's parent
+    page = (out / "index.html").read_text()
+    referenced = set(re.findall(r"<img src='([^']+\.png)'", page))
+    written = {p.name for p in out.glob("*.png")}
+    assert referenced == written and len(written) >= 7
+    assert all((out / name).stat().st_size > 0 for name in written)
+    summary = (out / "summary.md").read_text()
+    assert summary.startswith("## Findings\n")
+    findings_section = summary.split("\n## ", 1)[0]
+    for players in (2, 3):  # the planted +2 ORs
+        assert f"With {players} players, variant bonus_20 changes ORs played by +" in findings_section
+    assert "ended at the safety cap" in findings_section and "2 games failed" in findings_section
+    for title in ("Seats", "Minor draws", "Strategies", "Legacies", "Auction prices", "Game length",
+                  "End reasons", "Variants", "Errors", "All comparisons"):
+        assert f"\n## {title}\n" in summary and f">{title}</h2>" in page
+
+
+def test_report_command_honours_out(tmp_path):
+    data = synthetic_data.write_dataset(tmp_path, synthetic_data.Spec(games=30, seed=4))
+    stale = tmp_path / "elsewhere" / "variant_differences.png"  # from an earlier report with variants
+    stale.parent.mkdir()
+    stale.write_bytes(b"old")
+    result = CliRunner().invoke(command, [str(data), "--out", str(tmp_path / "elsewhere")])
+    assert result.exit_code == 0, result.output
+    assert not stale.exists()
+    assert (tmp_path / "elsewhere" / "index.html").is_file()
+    assert (tmp_path / "elsewhere" / "summary.md").is_file()
+
+
+def test_report_reads_a_dataset_written_by_the_runner(tmp_path):
+    """Real games (random players, two variants on common seeds) through `menorca-sim run`."""
+    from menorca_sim.cli.run import command as run
+
+    (tmp_path / "tiny.toml").write_text(
+        'name = "tiny"\nseed = 1\ngames = 1\nplayers = [2, 3]\nminors = "all"\nseating = "rotate"\n'
+        '[policies]\nseats = "random_legal"\n[variants.plain]\n[variants.bonus20]\n"markers.market_bonus" = 20\n')
+    data = tmp_path / "tiny" / "data"
+    played = CliRunner().invoke(run, [str(tmp_path / "tiny.toml"), "--out", str(data), "--jobs", "1", "--quiet"])
+    assert played.exit_code == 0, played.output
+    analysis = analyse(Dataset(data))
+    assert analysis.experiment == "tiny" and analysis.variants == ["bonus20", "plain"]
+    assert analysis.tables["game_length"]["games"].sum() == 12
+    assert set(analysis.tables["variant_differences"]["baseline"]) == {"plain"}
+    assert len(analysis.comparisons) > 0 and all(c.p_holm >= c.p_value for c in analysis.comparisons)
+
+
+@pytest.mark.parametrize("make", [lambda p: p / "missing", lambda p: p])
+def test_report_command_rejects_a_missing_or_empty_dataset(make, tmp_path):
+    result = CliRunner().invoke(command, [str(make(tmp_path))])
+    assert result.exit_code == 2
+    assert len(result.output.strip().splitlines()) == 1 and result.output.startswith("error: ")

@@ -1,0 +1,71 @@
+"""End to end with the real engine and `random_legal` players on a tiny experiment."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from menorca_sim.cli import run as cli_run
+from menorca_sim.experiment import ExperimentError, check_policy_spec, load_experiment
+from menorca_sim.game import seed_sequences
+from menorca_sim.play import play_game
+from menorca_sim.rules import load_ruleset
+from menorca_sim.runner import run_experiment
+from policies import make_policy
+from test_runner import dataset
+
+TINY = """
+name = "tiny"
+seed = 2026
+games = 2
+players = [2, 3]
+minors = "all"
+[policies]
+seats = "random_legal"
+"""
+
+
+@pytest.fixture
+def tiny(tmp_path):
+    path = tmp_path / "tiny.toml"
+    path.write_text(TINY, encoding="utf-8")
+    return path
+
+
+def test_engine_games_are_the_same_for_any_schedule_and_replay_alone(tiny, tmp_path):
+    exp = load_experiment(tiny, check_policy=check_policy_spec)
+    one = run_experiment(exp, tmp_path / "j1", jobs=1, chunk=5)
+    two = run_experiment(exp, tmp_path / "j2", jobs=2, chunk=2)
+    assert (one.errors, two.errors, one.finished_games, two.finished_games) == (0, 0, 12, 12)
+    a, b = dataset(tmp_path / "j1"), dataset(tmp_path / "j2")
+    for name in a:
+        assert a[name].equals(b[name]), name
+    assert a["players"].num_rows == 6 * 2 + 6 * 3
+    assert a["companies"].num_rows == 12 * len(load_ruleset().companies)
+    # a game of the dataset is the game `menorca-sim play --seed` plays
+    row = a["games"].to_pylist()[7]
+    spec = exp.game(row["game_id"])
+    streams = seed_sequences(spec.seed, spec.players)
+    policies = [make_policy("random_legal", seat, np.random.default_rng(streams[seat + 1]))
+                for seat in range(spec.players)]
+    alone = play_game(load_ruleset(), spec.players, spec.seed, policies, minors=list(spec.minors)).summary()
+    assert (row["minors"], row["winners"], row["actions"], row["bank"], row["end_reason"]) == \
+        (alone["minors"], alone["winners"], alone["actions"], alone["bank"], alone["end_reason"])
+    assert row["minors"] == list(spec.minors)
+
+
+def test_unknown_policy_is_a_one_line_experiment_error(tiny):
+    tiny.write_text(TINY.replace('"random_legal"', '"randim_legal"'), encoding="utf-8")
+    with pytest.raises(ExperimentError) as err:
+        load_experiment(tiny, check_policy=check_policy_spec)
+    assert str(err.value).startswith("tiny.toml: policies.seats[0]: policy 'randim_legal': PolicyError: ")
+    assert "\n" not in str(err.value)
+
+
+def test_cli_run_with_the_engine(tiny, tmp_path):
+    out = tmp_path / "data"
+    result = CliRunner().invoke(cli_run.command, [str(tiny), "--jobs", "1", "--games", "1", "--quiet",
+                                                  "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert result.output.startswith("tiny: 6 games played, 0 errors, ")
+    assert dataset(out)["games"]["players"].to_pylist() == [2, 2, 2, 3, 3, 3]

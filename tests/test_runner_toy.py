@@ -1,0 +1,59 @@
+"""Toy game functions for the runner's mechanics tests (no tests here).
+
+Each returns a summary shaped like `Game.summary()`, computed from the seed with numpy
+alone, so that a run's tables depend only on the plan; they must live in an importable
+module so that loky and Dask workers can unpickle them."""
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import numpy as np
+
+from menorca_sim.experiment import GameSpec
+from menorca_sim.rules import Ruleset
+
+
+def toy_play(ruleset: Ruleset, game: GameSpec) -> dict[str, Any]:
+    rng = np.random.default_rng(game.seed)
+    n = game.players
+    wealth = rng.integers(300, 2000, n)
+    winners = [int(s) for s in np.flatnonzero(wealth == wealth.max())]
+    legacies = sorted(ruleset.legacies)[: 2 * n]
+    minors = list(game.minors) if game.minors else list(rng.choice(ruleset.minors, 2, replace=False))
+    return {
+        "seed": game.seed, "players": n, "minors": minors, "legacies": legacies,
+        "events": [str(e) for e in rng.choice(sorted(ruleset.events), 3)],
+        "srs": int(rng.integers(3, 12)), "ors": int(rng.integers(5, 30)), "phase": "4H",
+        "epoch": int(rng.integers(1, 4)), "end_reason": "bank",
+        # depends on the variant's ruleset, so that variants differ
+        "bank": int(rng.integers(0, 500)) + ruleset.markers.market_bonus,
+        "winners": winners, "actions": int(rng.integers(200, 900)),
+        "seats": [{"policy": f"{spec}!", "auction_strategy": "toy", "wealth": int(w), "cash": int(w) // 2,
+                   "cert_value": int(w) - int(w) // 2, "rank": int((wealth > w).sum()) + 1,
+                   "win_share": 1 / len(winners) if i in winners else 0.0,
+                   "legacies": legacies[2 * i: 2 * i + 2], "legacy_prices": [20, 30]}
+                  for i, (spec, w) in enumerate(zip(game.policies, wealth))],
+        "companies": [{"company": c, "started": bool(s), "floated": bool(s), "par": 60 if s else None,
+                       "final_price": int(rng.integers(20, 200)) if s else None,
+                       "revenue_total": int(rng.integers(0, 900)), "dividends_paid": 0,
+                       "vehicles_bought": int(rng.integers(0, 5)), "stations": 1, "market_markers": 0,
+                       "bankrupt": False}
+                      for c, s in zip(ruleset.companies, rng.integers(0, 2, len(ruleset.companies)))],
+        "auctions": [{"legacy": leg, "price": 20 + 5 * k, "min_price": 20, "drops": k, "buyer_seat": k % n,
+                      "reservations": 0, "income_earned": 10}
+                     for k, leg in enumerate(legacies)],
+    }
+
+
+def failing_play(ruleset: Ruleset, game: GameSpec) -> dict[str, Any]:
+    """Raises in about one game in five, as a buggy policy would."""
+    if game.seed % 5 == 0:
+        raise ValueError(f"policy {game.policies[0]} chose an illegal action\nsecond line")
+    return toy_play(ruleset, game)
+
+
+def slow_play(ruleset: Ruleset, game: GameSpec) -> dict[str, Any]:
+    """Slow enough that a run can be killed half-way."""
+    time.sleep(0.03)
+    return toy_play(ruleset, game)

@@ -1,0 +1,125 @@
+"""Statistics of the balance reports, checked against scipy and hand-worked numbers."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from scipy import stats as sps
+
+from menorca_sim.analysis import stats
+
+
+@pytest.mark.parametrize("k,n", [(0, 10), (3, 10), (41, 100), (410, 1000), (1000, 1000), (657, 2000)])
+def test_wilson_matches_scipy(k, n):
+    expected = sps.binomtest(k, n).proportion_ci(confidence_level=0.95, method="wilson")
+    low, high = stats.wilson_interval(k, n)
+    assert low == pytest.approx(expected.low, abs=1e-12)
+    assert high == pytest.approx(expected.high, abs=1e-12)
+
+
+def test_wilson_is_vectorised_and_takes_fractional_wins():
+    low, high = stats.wilson_interval(np.array([40, 40.5, 41]), np.array([100, 100, 100]))
+    # Half a win (a shared win) lands between the neighbouring whole counts.
+    assert low[0] < low[1] < low[2] and high[0] < high[1] < high[2]
+
+
+@pytest.mark.parametrize("k,n,p0", [(41, 100, 1 / 3), (700, 2000, 1 / 3), (3, 10, 0.5), (500, 1000, 0.5)])
+def test_rate_test_is_pearson_chi_square_and_inverts_wilson(k, n, p0):
+    expected = sps.chisquare([k, n - k], [n * p0, n * (1 - p0)]).pvalue
+    p = stats.rate_test(k, n, p0)
+    assert p == pytest.approx(expected, rel=1e-9)
+    low, high = stats.wilson_interval(k, n)
+    assert (p < 0.05) == (not low <= p0 <= high)
+
+
+def test_t_interval_matches_scipy():
+    x = np.array([12.0, 15, 9, 22, 17, 14, 11, 19])
+    ci = sps.ttest_1samp(x, 0).confidence_interval(0.95)
+    interval = stats.mean_interval(x)
+    assert interval.estimate == pytest.approx(x.mean())
+    assert (interval.low, interval.high) == pytest.approx((ci.low, ci.high))
+
+
+def test_bootstrap_interval_is_seeded_and_close_to_t():
+    x = np.random.default_rng(1).normal(20, 4, size=400)
+    a = stats.mean_interval(x, method="bootstrap", rng=np.random.default_rng(5))
+    b = stats.mean_interval(x, method="bootstrap", rng=np.random.default_rng(5))
+    t = stats.mean_interval(x)
+    assert a == b
+    assert a.low == pytest.approx(t.low, abs=0.1) and a.high == pytest.approx(t.high, abs=0.1)
+    with pytest.raises(ValueError, match="seeded generator"):
+        stats.mean_interval(x, method="bootstrap")
+
+
+def test_paired_difference_matches_ttest_rel():
+    a = np.array([20.0, 22, 19, 24, 25, 21, 23, 20])
+    b = np.array([18.0, 21, 19, 21, 22, 20, 20, 19])
+    expected = sps.ttest_rel(a, b)
+    ci = expected.confidence_interval(0.95)
+    d = stats.paired_difference(a, b)
+    assert d.mean == pytest.approx(14 / 8)  # differences 2,1,0,3,3,1,3,1
+    assert (d.low, d.high, d.p_value) == pytest.approx((ci.low, ci.high, expected.pvalue))
+    assert d.n == 8
+
+
+def test_paired_difference_without_spread_is_exact():
+    assert stats.paired_difference([3, 4, 5], [3, 4, 5]).p_value == 1.0
+    shifted = stats.paired_difference([4, 5, 6], [3, 4, 5])
+    assert (shifted.mean, shifted.low, shifted.high, shifted.p_value) == (1.0, 1.0, 1.0, 0.0)
+
+
+def test_holm_hand_example():
+    # Sorted: 0.005*4 = 0.02, 0.01*3 = 0.03, 0.03*2 = 0.06, 0.04*1 = 0.04 -> raised to 0.06.
+    adjusted = stats.holm([0.01, 0.04, 0.03, 0.005])
+    assert adjusted == pytest.approx([0.03, 0.06, 0.06, 0.02])
+
+
+def test_holm_skips_untested_and_caps_at_one():
+    adjusted = stats.holm([0.5, np.nan, 0.01])
+    assert np.isnan(adjusted[1])
+    assert adjusted[[0, 2]] == pytest.approx([0.5, 0.02])
+    assert stats.holm([0.9, 0.8]) == pytest.approx([1.0, 1.0])
+
+
+def test_apply_holm_flags_the_family():
+    comparisons = [stats.Comparison("s", f"c{k}", 0, 0, 0, 0, p, "") for k, p in enumerate([0.01, 0.04, 0.03, 0.005])]
+    stats.apply_holm(comparisons)
+    assert [c.significant for c in comparisons] == [True, False, False, True]
+
+
+def test_bradley_terry_two_players_has_the_closed_form():
+    # A beats B 30 times, 5 ties, B wins 5: scores 32.5 : 7.5, so theta_A - theta_B = log(32.5 / 7.5).
+    score = np.array([1.0] * 30 + [0.5] * 5 + [0.0] * 5)
+    game = np.arange(score.size)
+    r = stats.bradley_terry(["A", "B"], game, np.zeros(40, int), np.ones(40, int), score,
+                            np.random.default_rng(0), resamples=50)
+    assert r.strength[0] - r.strength[1] == pytest.approx(np.log(32.5 / 7.5), rel=1e-6)
+    assert r.strength.sum() == pytest.approx(0)
+    assert r.low[0] < r.strength[0] < r.high[0]
+
+
+def test_bradley_terry_recovers_a_planted_order():
+    rng = np.random.default_rng(3)
+    truth = np.log(np.array([1.0, 2.0, 4.0]))
+    truth -= truth.mean()
+    # Three-player games, decomposed into pairs: finishing order drawn by Plackett-Luce.
+    games, i, j, score = [], [], [], []
+    for g in range(1500):
+        order = np.argsort(-(truth + rng.gumbel(size=3)))
+        rank = np.empty(3, int)
+        rank[order] = [1, 2, 3]
+        for a, b in ((0, 1), (0, 2), (1, 2)):
+            games.append(g), i.append(a), j.append(b), score.append(1.0 if rank[a] < rank[b] else 0.0)
+    r = stats.bradley_terry(["weak", "mid", "strong"], np.array(games), np.array(i), np.array(j),
+                            np.array(score), np.random.default_rng(0), resamples=100)
+    assert list(np.argsort(r.strength)) == [0, 1, 2]
+    assert np.all(r.low < truth) and np.all(truth < r.high)
+
+
+def test_bradley_terry_unbeaten_strategy_has_no_finite_rating():
+    game = np.arange(6)
+    i = np.array([0, 0, 0, 1, 1, 1])
+    j = np.array([1, 2, 2, 2, 2, 2])
+    score = np.array([1.0, 1.0, 1.0, 1.0, 0.0, 1.0])
+    r = stats.bradley_terry(["A", "B", "C"], game, i, j, score, np.random.default_rng(0), resamples=20)
+    assert r.strength[0] == np.inf and np.isnan(r.low[0])
+    assert np.isfinite(r.strength[1:]).all() and r.strength[1] > r.strength[2]
