@@ -1,9 +1,9 @@
 """The report: what its Findings say on a symmetric control and on a planted
 imbalance, and the files `menorca-sim report` writes.
 
-The datasets come from builders (folder -> dataset folder). Today they are synthetic;
-once heuristic players exist, builders that run real games (the same policy under
-three names, and one name weakened) join these lists and the same tests apply."""
+The datasets come from builders (folder -> dataset folder): synthetic ones in the
+default run, and real heuristic games (the same policy under three names, and one name
+weakened; tests/real_games.py) in the slow run."""
 from __future__ import annotations
 
 import re
@@ -11,13 +11,16 @@ import re
 import pytest
 from click.testing import CliRunner
 
+import real_games
 import synthetic_data
 from menorca_sim.analysis.aggregate import Dataset, analyse
 from menorca_sim.analysis.report import findings
 from menorca_sim.cli.report import command
 
-CONTROLS: list[synthetic_data.DatasetBuilder] = [synthetic_data.symmetric_control]
-PLANTED: list[tuple[synthetic_data.DatasetBuilder, str]] = [(synthetic_data.planted_weak_name, "heuristic+gamma")]
+CONTROLS = [synthetic_data.symmetric_control,
+            pytest.param(real_games.heuristic_control, marks=pytest.mark.slow)]
+PLANTED = [(synthetic_data.planted_weak_name, "heuristic+gamma"),
+           pytest.param(real_games.heuristic_planted, real_games.WEAK, marks=pytest.mark.slow)]
 
 
 @pytest.mark.parametrize("build", CONTROLS)

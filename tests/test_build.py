@@ -1,0 +1,42 @@
+"""The compiled extension is really used after a build, and MENORCA_SIM_PURE=1 really
+runs the plain-Python sources of the same modules."""
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+CORE = sorted(p.stem for p in (ROOT / "menorca_sim" / "core").glob("*.py") if p.stem != "__init__")
+PROBE = """
+import importlib, sys
+from menorca_sim.core import is_compiled
+for name in sys.argv[1:]:
+    module = importlib.import_module(f"menorca_sim.core.{name}")
+    print(name, "compiled" if is_compiled(module) else "pure", module.__file__)
+"""
+
+
+def _probe(pure: bool) -> dict[str, tuple[str, str]]:
+    env = {k: v for k, v in os.environ.items() if k != "MENORCA_SIM_PURE"}
+    if pure:
+        env["MENORCA_SIM_PURE"] = "1"
+    out = subprocess.run([sys.executable, "-c", PROBE, *CORE], env=env, capture_output=True,
+                         text=True, check=True).stdout
+    return {name: (mode, path) for name, mode, path in (line.split(" ", 2) for line in out.splitlines())}
+
+
+def test_core_has_modules():
+    assert {"engine", "market", "routes", "board"} <= set(CORE)
+
+
+def test_normal_install_imports_compiled_extensions():
+    modules = _probe(pure=False)
+    stale = [n for n, (mode, _) in modules.items() if mode != "compiled"]
+    assert not stale, f"not compiled (run `make build`): {stale}"
+    assert all(path.endswith(".so") for _, path in modules.values())
+
+
+def test_pure_mode_imports_the_python_sources():
+    modules = _probe(pure=True)
+    assert {n: mode for n, (mode, _) in modules.items()} == {n: "pure" for n in CORE}
+    assert all(path.endswith(f"{n}.py") for n, (_, path) in modules.items())
