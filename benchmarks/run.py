@@ -122,8 +122,14 @@ def core_mode() -> str:
 
 
 def max_rss_mb() -> float:
-    """This process's peak resident memory so far."""
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # KiB on Linux
+    """This process's peak resident memory so far. Linux: VmHWM, because getrusage's
+    ru_maxrss survives fork and exec (a child would report its parent's peak)."""
+    status = Path("/proc/self/status")
+    if status.is_file():
+        for line in status.read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024  # kB
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / (2**20 if sys.platform == "darwin" else 1024)
 
 
 # --- children: one figure each, in a fresh process, answering one line of JSON -------------
@@ -329,14 +335,18 @@ def study_end_to_end(total: int, policy: str) -> dict[str, Any]:
         experiment = _load_study(path, total)
         data = Path(tmp) / "data"
         start = time.perf_counter()
-        subprocess.run([cli, "run", str(path), "--games", str(experiment.games), "--out", str(data), "--quiet"],
-                       check=True, capture_output=True)
+        _run_cli([cli, "run", str(path), "--games", str(experiment.games), "--out", str(data), "--quiet"])
         played = time.perf_counter() - start
-        subprocess.run([cli, "report", str(data), "--out", str(Path(tmp) / "report")], check=True,
-                       capture_output=True)
+        _run_cli([cli, "report", str(data), "--out", str(Path(tmp) / "report")])
         wall = time.perf_counter() - start
     return {"games": experiment.total_games, "source": BALANCE.name if BALANCE.is_file() else "stand-in",
             "run_s": played, "report_s": wall - played, "wall_s": wall}
+
+
+def _run_cli(cmd: list[str]) -> None:
+    done = subprocess.run(cmd, capture_output=True, text=True)
+    if done.returncode:
+        raise RuntimeError(f"{' '.join(cmd[1:3])} failed: {(done.stderr or done.stdout).strip()[-2000:]}")
 
 
 # --- aggregation ---------------------------------------------------------------------------
@@ -396,6 +406,79 @@ def show(label: str, value: float | None, target_key: str | None = None, fmt: st
     print(line + (f"   {note}" if note else ""), flush=True)
 
 
+# --- the report: one section per group of figures, each returning its target verdicts ------
+
+Figures = dict[str, Any]
+Verdicts = dict[str, str]
+
+
+def one_core(scale: Scale, policy: str, figures: Figures) -> Verdicts:
+    compiled = figures["compiled"] = run_child("rate", scale.compiled_games, policy)
+    if compiled["mode"] != "compiled":
+        print("  WARNING: the core is not compiled (run `make build`); 'compiled' figures are pure Python")
+    show(f"compiled games/s ({compiled['games']} games)", compiled["games_per_s"], "compiled_games_per_s")
+    show("compiled games per CPU-second", compiled["games_per_cpu_s"], note="(wall-clock figures include others' load)")
+    show("compiled actions/s", compiled["actions_per_s"], fmt="{:,.0f}")
+    pure = figures["pure"] = run_child("rate", scale.pure_games, policy, pure=True)
+    show(f"uncompiled games/s ({pure['games']} games)", pure["games_per_s"], fmt="{:,.2f}")
+    ratio = figures["compiled_vs_pure"] = compiled["games_per_cpu_s"] / pure["games_per_cpu_s"]
+    show("compiled / uncompiled (per CPU-second)", ratio, "compiled_vs_pure", fmt="{:,.1f}x")
+    return {"compiled_games_per_s": TARGETS["compiled_games_per_s"].verdict(compiled["games_per_s"]),
+            "compiled_vs_pure": TARGETS["compiled_vs_pure"].verdict(ratio)}
+
+
+def time_split(scale: Scale, policy: str, figures: Figures) -> Verdicts:
+    for pure_mode in (False, True):
+        games = scale.profile_games if not pure_mode else max(1, scale.pure_games // 2)
+        split = figures["split_pure" if pure_mode else "split_compiled"] = \
+            run_child("split", games, policy, pure=pure_mode)
+        shares = ", ".join(f"{k} {v:.0%}" for k, v in split["share"].items())
+        print(f"  {split['mode']:<9} ({games} games): {shares} "
+              f"(of the routes, {split['routes_asked_by_policies']:.0%} of the game is asked for by policies)")
+    print("  most own time, compiled run (Python-level functions; compiled code shows as its callers):")
+    for row in figures["split_compiled"]["top_own_time"][:6]:
+        print(f"    {row['own_s']:>8.2f} s {row['calls']:>9} calls  {row['function']}")
+    return {}
+
+
+def through_runner(scale: Scale, policy: str, figures: Figures) -> Verdicts:
+    par = figures["parallel"] = parallel_rates(scale.parallel_games, policy)
+    show(f"--jobs 1 games/s ({par['games']} games)", par["jobs1_games_per_s"])
+    show(f"--jobs 2 games/s ({par['games']} games)", par["jobs2_games_per_s"])
+    show("parallel efficiency %", par["efficiency_pct"], "parallel_efficiency",
+         note="(joblib plays --jobs 1 in this process; --jobs 2 starts its workers within the timing)")
+    return {"parallel_efficiency": TARGETS["parallel_efficiency"].verdict(par["efficiency_pct"])}
+
+
+def memory(scale: Scale, policy: str, figures: Figures, long_games: int) -> Verdicts:
+    points = figures["worker"] = run_child("worker-rss", scale.worker_games, policy)["checkpoints"]
+    peak = points[-1]["peak_rss_mb"]
+    growth = figures["worker_rss_growth_mb"] = \
+        peak - points[len(points) // 2 - 1]["peak_rss_mb"] if len(points) > 1 else 0.0
+    show(f"worker peak RSS MB ({points[-1]['games']} games)", peak, "worker_peak_rss_mb",
+         note=f"growth over the second half {growth:+.1f} MB ({'flat' if growth <= 0.1 * peak else 'GROWING'})")
+    rate = figures.get("compiled", {}).get("games_per_s")
+    if rate and long_games > 10_000:
+        print(f"  the long run plays {long_games:,} games: at --jobs 2 about "
+              f"{long_games / (2 * rate) / 3600:.1f} h at the rate above", flush=True)
+    long = figures["long_run"] = run_child("long-run", long_games, policy, os.cpu_count() or 1)
+    show(f"run parent peak RSS MB ({long['games']:,} games)", long["parent_peak_rss_mb"])
+    show("its workers' peak RSS MB (sampled)", long["worker_peak_rss_mb"], "worker_peak_rss_mb")
+    return {"worker_peak_rss_mb": TARGETS["worker_peak_rss_mb"].verdict(max(peak, long["worker_peak_rss_mb"]))}
+
+
+def analysis_and_study(scale: Scale, policy: str, figures: Figures) -> Verdicts:
+    agg = figures["aggregate"] = aggregate_time(scale.aggregate_games)
+    show(f"aggregate {agg['games']:,} games s ({agg['tables']} tables)", agg["seconds"], "aggregate_s",
+         fmt="{:,.2f}", scale=agg["games"])
+    verdicts = {"aggregate_s": TARGETS["aggregate_s"].verdict(agg["seconds"], agg["games"])}
+    study = figures["study"] = study_end_to_end(scale.study_games, policy)
+    show(f"study cold to report s ({study['games']:,} games, {study['source']})", study["wall_s"], "study_s",
+         scale=scale.study_games, note=f"run {study['run_s']:.1f} s + report {study['report_s']:.1f} s")
+    verdicts["study_s"] = TARGETS["study_s"].verdict(study["wall_s"], scale.study_games)
+    return verdicts
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="every figure at small scale (a few minutes)")
@@ -410,75 +493,27 @@ def main(argv: list[str] | None = None) -> None:
         return
 
     scale = QUICK if args.quick else FULL
-    long_games = args.long_games or scale.long_games
     policy = bench_policy()
-    figures: dict[str, Any] = {}
     print(f"menorca-sim benchmark ({'quick' if args.quick else 'full'}), {datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC, "
           f"{machine()['cpu']}, {os.cpu_count()} cores")
     print(f"players: {policy}{'' if policy == 'heuristic' else ' (heuristic is not built in yet)'}, "
           f"{PLAYERS} per game")
-
-    print("One core")
-    compiled = figures["compiled"] = run_child("rate", scale.compiled_games, policy)
-    if compiled["mode"] != "compiled":
-        print("  WARNING: the core is not compiled (run `make build`); 'compiled' figures are pure Python")
-    show(f"compiled games/s ({compiled['games']} games)", compiled["games_per_s"], "compiled_games_per_s")
-    show("compiled games per CPU-second", compiled["games_per_cpu_s"], note="(wall-clock figures include others' load)")
-    show("compiled actions/s", compiled["actions_per_s"], fmt="{:,.0f}")
-    pure = figures["pure"] = run_child("rate", scale.pure_games, policy, pure=True)
-    show(f"uncompiled games/s ({pure['games']} games)", pure["games_per_s"], fmt="{:,.2f}")
-    figures["compiled_vs_pure"] = compiled["games_per_cpu_s"] / pure["games_per_cpu_s"]
-    show("compiled / uncompiled (per CPU-second)", figures["compiled_vs_pure"], "compiled_vs_pure", fmt="{:,.1f}x")
-
-    print("Where a game's time goes (cProfile, shares of the game)")
-    for pure_mode in (False, True):
-        games = scale.profile_games if not pure_mode else max(1, scale.pure_games // 2)
-        split = figures["split_pure" if pure_mode else "split_compiled"] = \
-            run_child("split", games, policy, pure=pure_mode)
-        shares = ", ".join(f"{k} {v:.0%}" for k, v in split["share"].items())
-        print(f"  {split['mode']:<9} ({games} games): {shares} "
-              f"(of the routes, {split['routes_asked_by_policies']:.0%} of the game is asked for by policies)")
-    print("  most own time, compiled run (Python-level functions; compiled code shows as its callers):")
-    for row in figures["split_compiled"]["top_own_time"][:6]:
-        print(f"    {row['own_s']:>8.2f} s {row['calls']:>9} calls  {row['function']}")
-
-    print("Through the runner")
-    par = figures["parallel"] = parallel_rates(scale.parallel_games, policy)
-    show(f"--jobs 1 games/s ({par['games']} games)", par["jobs1_games_per_s"])
-    show(f"--jobs 2 games/s ({par['games']} games)", par["jobs2_games_per_s"])
-    show("parallel efficiency %", par["efficiency_pct"], "parallel_efficiency")
-
-    print("Memory")
-    worker = figures["worker"] = run_child("worker-rss", scale.worker_games, policy)
-    points = worker["checkpoints"]
-    peak = points[-1]["peak_rss_mb"]
-    growth = peak - points[len(points) // 2 - 1]["peak_rss_mb"] if len(points) > 1 else 0.0
-    figures["worker_peak_rss_mb"], figures["worker_rss_growth_mb"] = peak, growth
-    show(f"worker peak RSS MB ({points[-1]['games']} games)", peak, "worker_peak_rss_mb",
-         note=f"growth over the second half {growth:+.1f} MB ({'flat' if growth <= 0.1 * peak else 'GROWING'})")
-    if not args.quick and args.long_games is None:
-        print(f"  the long run plays {long_games:,} games: at --jobs 2 about "
-              f"{long_games / (2 * compiled['games_per_s']) / 3600:.1f} h at the rate above", flush=True)
-    long = figures["long_run"] = run_child("long-run", long_games, policy, os.cpu_count() or 1)
-    show(f"run parent peak RSS MB ({long['games']:,} games)", long["parent_peak_rss_mb"])
-    show("its workers' peak RSS MB (sampled)", long["worker_peak_rss_mb"], "worker_peak_rss_mb")
-
-    print("Analysis and the whole study")
-    agg = figures["aggregate"] = aggregate_time(scale.aggregate_games)
-    show(f"aggregate {agg['games']:,} games s ({agg['tables']} tables)", agg["seconds"], "aggregate_s",
-         fmt="{:,.2f}", scale=agg["games"])
-    study = figures["study"] = study_end_to_end(scale.study_games, policy)
-    show(f"study cold to report s ({study['games']:,} games, {study['source']})", study["wall_s"], "study_s",
-         scale=scale.study_games, note=f"run {study['run_s']:.1f} s + report {study['report_s']:.1f} s")
-
-    verdicts = {
-        "compiled_games_per_s": TARGETS["compiled_games_per_s"].verdict(compiled["games_per_s"]),
-        "compiled_vs_pure": TARGETS["compiled_vs_pure"].verdict(figures["compiled_vs_pure"]),
-        "parallel_efficiency": TARGETS["parallel_efficiency"].verdict(par["efficiency_pct"]),
-        "worker_peak_rss_mb": TARGETS["worker_peak_rss_mb"].verdict(max(peak, long["worker_peak_rss_mb"])),
-        "aggregate_s": TARGETS["aggregate_s"].verdict(agg["seconds"], agg["games"]),
-        "study_s": TARGETS["study_s"].verdict(study["wall_s"], scale.study_games),
-    }
+    figures: Figures = {}
+    verdicts: Verdicts = {key: "not measured" for key in TARGETS}
+    sections: list[tuple[str, Callable[[], Verdicts]]] = [
+        ("One core", lambda: one_core(scale, policy, figures)),
+        ("Where a game's time goes (cProfile, shares of the game)", lambda: time_split(scale, policy, figures)),
+        ("Through the runner", lambda: through_runner(scale, policy, figures)),
+        ("Memory", lambda: memory(scale, policy, figures, args.long_games or scale.long_games)),
+        ("Analysis and the whole study", lambda: analysis_and_study(scale, policy, figures)),
+    ]
+    for title, section in sections:
+        print(title, flush=True)
+        try:  # one broken part of the tree must not cost the other figures
+            verdicts.update(section())
+        except Exception as exc:
+            figures.setdefault("failed", {})[title] = f"{type(exc).__name__}: {exc}"
+            print(f"  FAILED: {type(exc).__name__}: {str(exc)[-1500:]}", flush=True)
     RESULTS.write_text(json.dumps({
         "date": datetime.now(timezone.utc).isoformat(timespec="seconds"), "machine": machine(),
         "run": "quick" if args.quick else "full", "policy": policy, "players": PLAYERS,

@@ -123,3 +123,10 @@ def test_bradley_terry_unbeaten_strategy_has_no_finite_rating():
     r = stats.bradley_terry(["A", "B", "C"], game, i, j, score, np.random.default_rng(0), resamples=20)
     assert r.strength[0] == np.inf and np.isnan(r.low[0])
     assert np.isfinite(r.strength[1:]).all() and r.strength[1] > r.strength[2]
+
+
+@pytest.mark.parametrize("successes,n", [(0, 6), (6, 6), (0, 1), (3, 3), (0, 37), (37, 37)])
+def test_wilson_interval_contains_its_estimate_at_the_edges(successes, n):
+    low, high = stats.wilson_interval(successes, n)
+    assert low <= successes / n <= high
+    assert 0 <= low and high <= 1

@@ -42,7 +42,9 @@ def wilson_interval(successes: np.ndarray | float, n: np.ndarray | float,
         denom = 1 + z * z / n
         centre = (p + z * z / (2 * n)) / denom
         half = z / denom * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
-    return np.clip(centre - half, 0, 1), np.clip(centre + half, 0, 1)
+        # At p = 0 or 1 the bound equals p exactly but rounding can put it a hair past p.
+        low, high = np.minimum(centre - half, p), np.maximum(centre + half, p)
+    return np.clip(low, 0, 1), np.clip(high, 0, 1)
 
 
 def rate_test(successes: np.ndarray | float, n: np.ndarray | float,

@@ -115,6 +115,12 @@ class _Search:
     nv: cython.int
     best: cython.int
     _arrays: dict
+    # the map tables' read-only arrays that fill_vertex_values reads (see bind)
+    tables: object
+    tile_colour: cython.int[:]
+    node_land: cython.int[:]
+    node_revenue: cython.int[:]
+    offboard_revenue: cython.int[:]
 
     def __init__(self, n_vertices: int, words: int) -> None:
         self.words = words
@@ -132,6 +138,19 @@ class _Search:
         self._grow_trails()
         self._size_fleet(4)
         self.count = array("i", [0]) * 256
+        # value and flags are this object's, filled in place for each search: a new
+        # array (and its memoryview) per query cost more than most searches
+        self.value = array("i", [0]) * n_vertices
+        self.flags = bytearray(n_vertices)
+        self.tables = None
+
+    def bind(self, tables) -> None:
+        """Read vertex revenues from `tables` until bound to other tables."""
+        self.tables = tables
+        self.tile_colour = tables.tile_colour
+        self.node_land = tables.node_land
+        self.node_revenue = tables.node_revenue
+        self.offboard_revenue = tables.offboard_revenue
 
     def _resize(self, name: str, code: str, size: int) -> array:
         """A zeroed array of `size` keeping the old one's items (memoryviews cannot grow)."""
@@ -161,13 +180,13 @@ class _Search:
         self.trail_cap = max(1024, 2 * self.trail_cap)
         self.r_trail = self._resize("r_trail", "i", self.trail_cap)
 
-    def prepare(self, graph, value, flags, maxrange: int, undirected: bool, symmetric: bool) -> None:
-        """Set up a search; `symmetric`: every arc has a reverse arc and crosses a unit
-        (the lane graph), which lets a breadth-first search bound the distance to the
-        company's station and prune walks that cannot reach it."""
+    @cython.ccall  # called by best_routes without Python dispatch
+    def prepare(self, graph, maxrange: int, undirected: bool, symmetric: bool) -> None:
+        """Set up a search over `graph` with the values and flags filled in; `symmetric`:
+        every arc has a reverse arc and crosses a unit (the lane graph), which lets a
+        breadth-first search bound the distance to the company's station and prune walks
+        that cannot reach it."""
         self.degree, self.target, self.unit, self.stride = graph
-        self.value = value
-        self.flags = flags
         self.undirected = undirected
         self.maxk = maxrange - 1
         if self.maxk > len(self.ustack):
@@ -201,6 +220,7 @@ class _Search:
                     self.queue[tail] = w
                     tail += 1
 
+    @cython.ccall
     def walk_from(self, starts: list[int]) -> int:
         """Every legal route starting at one of `starts`; returns how many."""
         s: cython.int
@@ -292,6 +312,7 @@ class _Search:
         self.r_off[n + 1] = off + self.depth
         self.n = n + 1
 
+    @cython.ccall
     def assign(self, ranges: list[int]) -> list[int]:
         """Best route index per vehicle (ranges sorted longest first), -1 for none."""
         nv: cython.int = len(ranges)
@@ -384,9 +405,11 @@ class _Search:
         self.choice[k] = -1
         self._branch(k + 1, self.n, cur)
 
+    @cython.ccall
     def trail_of(self, r: int) -> list[int]:
         return [self.r_trail[j] for j in range(self.r_off[r], self.r_off[r + 1])]
 
+    @cython.ccall
     def revenue_of(self, r: int) -> int:
         return self.r_rev[r]
 
@@ -396,22 +419,23 @@ _SEARCHES: dict[tuple[int, int], _Search] = {}
 
 def _search_for(tables) -> _Search:
     key = (tables.n_vertices, tables.mask_words)
-    search = _SEARCHES.get(key)
+    search: _Search = _SEARCHES.get(key)
     if search is None:
         search = _SEARCHES[key] = _Search(tables.n_vertices, tables.mask_words)
+    if search.tables is not tables:
+        search.bind(tables)
     return search
 
 
-def vertex_values(board, ctx: RevenueContext) -> array:
-    """Revenue of each revenue vertex for this company (0 elsewhere)."""
+def fill_vertex_values(search: _Search, board, ctx: RevenueContext) -> None:
+    """search.value: the revenue of each revenue vertex for this company (0 elsewhere)."""
     tb = board.tables
-    value = array("i", [0]) * tb.n_vertices
-    out: cython.int[:] = value
+    out: cython.int[:] = search.value
     tile: cython.int[:] = board.tile
-    colour: cython.int[:] = tb.tile_colour
-    node_land: cython.int[:] = tb.node_land
-    node_revenue: cython.int[:] = tb.node_revenue
-    offboard_revenue: cython.int[:] = tb.offboard_revenue
+    colour: cython.int[:] = search.tile_colour
+    node_land: cython.int[:] = search.node_land
+    node_revenue: cython.int[:] = search.node_revenue
+    offboard_revenue: cython.int[:] = search.offboard_revenue
     colours: cython.int = len(COLOURS)
     epochs: cython.int = tb.epochs
     epoch: cython.int = ctx.epoch - 1
@@ -420,6 +444,8 @@ def vertex_values(board, ctx: RevenueContext) -> array:
     n_nodes: cython.int = tb.n_nodes
     n: cython.int
     t: cython.int
+    for n in range(len(out)):
+        out[n] = 0
     for n in range(n_nodes):
         t = tile[node_land[n]]
         out[n] = node_revenue[n * colours + (colour[t] if t >= 0 else 0)]  # no tile yet (a port reached by sea): yellow
@@ -429,14 +455,13 @@ def vertex_values(board, ctx: RevenueContext) -> array:
         out[tb.vertex_index[name]] += count * ctx.market_bonus
     for name, bonus in ctx.node_bonus.items():
         out[tb.vertex_index[name]] += bonus
-    return value
 
 
-def _flags(board, c: cython.int, ship: cython.bint, is_major: cython.bint, flags: bytearray) -> list[int]:
-    """Fill `flags` (see REVENUE..OWN) for company c's ships or carts; returns the start
-    vertices of the enumeration."""
+def _flags(search: _Search, board, c: cython.int, ship: cython.bint, is_major: cython.bint) -> list[int]:
+    """Fill search.flags (see REVENUE..OWN) for company c's ships or carts; returns the
+    start vertices of the enumeration."""
     tb = board.tables
-    fl: cython.uchar[:] = flags
+    fl: cython.uchar[:] = search.flags
     company: cython.int[:] = board.station_company
     kind: cython.int[:] = board.station_kind
     slots: cython.int = board.slots
@@ -453,7 +478,7 @@ def _flags(board, c: cython.int, ship: cython.bint, is_major: cython.bint, flags
     own_factory: cython.bint
     for v in range(n_rev):
         fl[v] = REVENUE  # offboards end every route
-    for v in range(n_rev, len(flags)):
+    for v in range(n_rev, len(fl)):
         fl[v] = PASS
     own_ports = []
     for v in range(tb.n_nodes):
@@ -491,8 +516,8 @@ def best_routes(board, company: str, is_major: bool, vehicles, ctx: RevenueConte
     """The optimal plan for `company`'s vehicles ((id, kind, range) each) on `board`."""
     tb = board.tables
     c = tb.company_index[company]
-    value = vertex_values(board, ctx)
-    search = _search_for(tb)
+    search: _Search = _search_for(tb)
+    fill_vertex_values(search, board, ctx)
     chosen: dict[int, Route] = {}
     goods: dict[str, int] = {}
     total = 0
@@ -500,10 +525,9 @@ def best_routes(board, company: str, is_major: bool, vehicles, ctx: RevenueConte
         group = sorted((i for i, v in enumerate(vehicles) if v[1] == kind), key=lambda i: -vehicles[i][2])
         if not group:
             continue
-        flags = bytearray(tb.n_vertices)
-        starts = _flags(board, c, kind == "ship", is_major, flags)
+        starts = _flags(search, board, c, kind == "ship", is_major)
         # majors' carts start only at their own port; other searches start anywhere
-        search.prepare(graph, value, flags, vehicles[group[0]][2], kind == "ship" or not is_major, kind == "ship")
+        search.prepare(graph, vehicles[group[0]][2], kind == "ship" or not is_major, kind == "ship")
         search.walk_from(starts)
         picks = search.assign([vehicles[i][2] for i in group])
         for i, r in zip(group, picks):
