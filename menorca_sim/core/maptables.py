@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from array import array
 
+from menorca_sim.core.tables import per_ruleset
 from menorca_sim.rules import geometry
 from menorca_sim.rules.model import COLOURS, NODE
 from menorca_sim.rules.tiles import rotate
@@ -178,13 +179,6 @@ class MapTables:
             ))
 
 
-_CACHE: dict[str, MapTables] = {}
-
-
 def map_tables(rs) -> MapTables:
-    """The map tables of `rs`, built once per ruleset (keyed by its sha256)."""
-    tables = _CACHE.get(rs.sha256)
-    if tables is None:
-        tables = MapTables(rs)
-        _CACHE[rs.sha256] = tables
-    return tables
+    """The map tables of `rs`, built once per ruleset."""
+    return per_ruleset(MapTables, rs)

@@ -33,13 +33,20 @@ class Tables:
         self.share_unit = 100 // rs.operating.dividend_unit
 
 
-_CACHE: dict[str, Tables] = {}
+_CACHE: dict[tuple[str, str], object] = {}
+
+
+def per_ruleset(build, rs):
+    """`build(rs)`, made once per ruleset (keyed by its sha256) and shared read-only by
+    every game in this process."""
+    key = (build.__name__, rs.sha256)
+    made = _CACHE.get(key)
+    if made is None:
+        made = build(rs)
+        _CACHE[key] = made
+    return made
 
 
 def tables_for(rs) -> Tables:
-    """The tables of `rs`, built once per ruleset (keyed by its sha256)."""
-    tables = _CACHE.get(rs.sha256)
-    if tables is None:
-        tables = Tables(rs)
-        _CACHE[rs.sha256] = tables
-    return tables
+    """The tables of `rs`, built once per ruleset."""
+    return per_ruleset(Tables, rs)
