@@ -1,6 +1,7 @@
 """Average game length of all-heuristic tables: for 2 and 3 players and each draw of
-two minors, play N seeded games and print SRs, ORs, end-reason mix, time per game and
-the share of that time spent in the policies' decisions.
+two minors, play N seeded games and print SRs, ORs, time per game, the share of that
+time spent in the policies' decisions, and the mixes of end reasons, final phases and
+final epochs (whether the late game, epochs 3-4, is reached).
 
     .venv/bin/python benchmarks/game_length.py --games 100 [--policy heuristic]
 """
@@ -59,7 +60,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=0, help="first seed")
     args = parser.parse_args(argv)
     ruleset = load_ruleset()
-    print(f"{'players':>7} {'minors':<28} {'games':>5} {'SRs':>6} {'ORs':>6} {'s/game':>7} {'policy':>6}  end reasons")
+    print(f"{'players':>7} {'minors':<28} {'games':>5} {'SRs':>6} {'ORs':>6} {'s/game':>7} {'policy':>6}  end reasons | final phase | final epoch")
     totals: collections.Counter = collections.Counter()
     for players in args.players:
         for minors in itertools.combinations(ruleset.minors, 2):
@@ -69,11 +70,16 @@ def main(argv: list[str] | None = None) -> None:
             secs = total / len(rows)
             reasons = collections.Counter(r["end_reason"] for r in rows)
             totals.update(reasons)
-            mix = ", ".join(f"{k} {v / len(rows):.0%}" for k, v in sorted(reasons.items()))
             print(f"{players:>7} {'+'.join(minors):<28} {len(rows):>5} {np.mean([r['srs'] for r in rows]):>6.2f} "
-                  f"{np.mean([r['ors'] for r in rows]):>6.2f} {secs:>7.3f} {policy_seconds / total:>6.0%}  {mix}")
-    n = sum(totals.values())
-    print("all tables: " + ", ".join(f"{k} {v / n:.1%}" for k, v in sorted(totals.items())))
+                  f"{np.mean([r['ors'] for r in rows]):>6.2f} {secs:>7.3f} {policy_seconds / total:>6.0%}  "
+                  f"{_mix(reasons)} | phase {_mix(collections.Counter(r['phase'] for r in rows))} "
+                  f"| epoch {_mix(collections.Counter(r['epoch'] for r in rows))}")
+    print("all tables: " + _mix(totals, "{:.1%}"))
+
+
+def _mix(counts: collections.Counter, fmt: str = "{:.0%}") -> str:
+    n = sum(counts.values())
+    return ", ".join(f"{k} {fmt.format(v / n)}" for k, v in sorted(counts.items()))
 
 
 if __name__ == "__main__":

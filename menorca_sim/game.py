@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from menorca_sim.core import actions as A
+from menorca_sim.core import operating
 from menorca_sim.core.board import Board
 from menorca_sim.core.codes import POOL, TREASURY
 from menorca_sim.core.engine import Engine
@@ -129,6 +130,119 @@ class Game:
         other._log = None
         return other
 
+    # --- queries for players (read-only; "what would it earn if") -------------------------
+    def phase(self) -> str:
+        """The phase in force (a name of `ruleset.phases`)."""
+        return self._eng.t.phases[self._eng.phase].name
+
+    def action_count(self) -> int:
+        """Actions applied so far: with `id(game)`, identifies the state between actions."""
+        return self._eng.actions
+
+    def director(self, company: str) -> int:
+        """The seat deciding for `company` (-1 if no player does: not started, or closed)."""
+        seat = self._eng.director(self._eng.t.company_index[company])
+        return seat if 0 <= seat < self._eng.n else -1
+
+    def auction_state(self) -> dict | None:
+        """The Family Legacy auction, None outside it: the `lot` on offer (the cheapest
+        left), its `price`, the legacies `left` cheapest first (the lot first), and the
+        open `reservations` as {legacy: {seat: bid}}."""
+        eng = self._eng
+        if eng.round != "auction":
+            return None
+        ids = eng.t.legacy_ids
+        order = eng.auc_order[eng.auc_pos:]
+        reservations = {}
+        for pos in range(eng.auc_pos, len(eng.auc_order)):
+            bids = {seat: bid for seat, bid in enumerate(eng.reservations[pos]) if bid >= 0}
+            if bids:
+                reservations[ids[eng.auc_order[pos]]] = bids
+        return {"lot": ids[order[0]], "price": eng.auc_price, "left": [ids[l] for l in order],
+                "reservations": reservations}
+
+    def marker_company(self) -> str | None:
+        """The company whose market or goods marker is being placed (None if none is)."""
+        if self.decision() not in ("place_market_marker", "place_goods_marker"):
+            return None
+        return self._eng.t.company_ids[self._eng.pm_company]
+
+    def vehicles_for_sale(self, company: str) -> list[str]:
+        """Ids of the vehicles the bank sells now that `company` may own (one per copy
+        type, in the ruleset's order)."""
+        eng = self._eng
+        kinds = self.ruleset.companies[company].vehicle_kinds
+        return [eng.t.vehicle_ids[v] for v in operating.bank_vehicles(eng) if eng.t.vehicles[v].kind in kinds]
+
+    def pending_revenue(self) -> int:
+        """The revenue the operating company's routes earned this turn (at its dividend
+        step; 0 before the routes have run)."""
+        plan = self._eng.or_plan
+        return plan.revenue if plan is not None else 0
+
+    def route_plan(self, company: str, vehicles: list[str], changes=()):
+        """The best route plan (the Board's `RoutePlan`) of `company` running `vehicles`
+        (ids, owned or not), or None without vehicles, on the map as it is or as
+        `changes` would leave it: `lay_tile`, `place_station` or `place_market_marker`
+        action dicts of this company, applied to copies (the game is not changed)."""
+        if not vehicles:
+            return None
+        eng = self._eng
+        c = eng.t.company_index[company]
+        specs = self.ruleset.vehicles
+        fleet = [(v, specs[v].kind, specs[v].range) for v in vehicles]
+        board, ctx = self._changed(c, changes)
+        return board.best_routes(company, eng.is_major(c), fleet, ctx)
+
+    def route_revenue(self, company: str, vehicles: list[str], changes=()) -> int:
+        """The revenue of `route_plan` (0 without vehicles)."""
+        plan = self.route_plan(company, vehicles, changes)
+        return plan.revenue if plan is not None else 0
+
+    def next_lays(self, company: str, done=()) -> list[dict]:
+        """The `lay_tile` actions `company` could make in a later turn of this phase after
+        the lays `done` (applied to a copy), with the cash they leave."""
+        eng = self._eng
+        c = eng.t.company_index[company]
+        board, _ = self._changed(c, done)
+        cash = eng.co_cash[c] - sum(lay["cost"] for lay in done)
+        return [A.describe(eng.t, a) for a in operating.tile_lays_on(eng, c, board, cash)]
+
+    def map_key(self) -> bytes:
+        """The map (tiles, rotations, stations) and the phase as bytes: equal keys, equal
+        answers to questions about track and routes."""
+        eng = self._eng
+        b = eng.board
+        return b.tile.tobytes() + b.rot.tobytes() + b.station_company.tobytes() + bytes([eng.phase])
+
+    def revenue_key(self, company: str) -> tuple:
+        """Everything `company`'s route revenue depends on besides its vehicles: the map
+        and phase (`map_key`), the epoch, its node bonuses and its market markers."""
+        ctx = operating.revenue_context(self._eng, self._eng.t.company_index[company])
+        return (self.map_key(), ctx.epoch, tuple(sorted(ctx.node_bonus.items())),
+                tuple(sorted(ctx.market_markers.items())))
+
+    def _changed(self, c: int, changes) -> tuple:
+        """(board, revenue context) of company c with `changes` applied to copies."""
+        eng = self._eng
+        board, ctx = eng.board, operating.revenue_context(eng, c)
+        copied = False
+        for change in changes:
+            kind = change["type"]
+            if kind == "place_market_marker":
+                o = change["offboard"]
+                ctx.market_markers[o] = ctx.market_markers.get(o, 0) + 1
+                continue
+            if kind not in ("lay_tile", "place_station"):
+                raise ValueError(f"no route change for action {change!r}")
+            if not copied:
+                board, copied = board.clone(), True
+            if kind == "lay_tile":
+                board.lay_tile(change["hex"], change["tile"], change["rotation"])
+            else:
+                board.place_station(eng.t.company_ids[c], change["node"], operating.station_kind(eng, c))
+        return board, ctx
+
     # --- records -----------------------------------------------------------------------
     def _context(self) -> dict:
         eng = self._eng
@@ -154,6 +268,7 @@ class Game:
             companies[ids[c]] = {
                 "cash": eng.co_cash[c], "price": eng.price(c), "cell": [eng.co_row[c], eng.co_col[c]],
                 "treasury": eng.percent(c, TREASURY), "pool": eng.percent(c, POOL),
+                "par": eng.co_par[c], "director": self.director(ids[c]),
                 "floated": eng.operated[c], "vehicles": [t.vehicle_ids[v] for v in eng.co_vehicles[c]],
                 "stations": [node for node, _ in eng.board.stations(ids[c])],
                 "market_markers": {t.offboards[o]: k for o, k in enumerate(eng.mmarkers[c]) if k},

@@ -13,10 +13,11 @@ def play_game(ruleset, players: int, seed: int, policies: list, minors=None, che
                 seats=[p.name for p in policies])
     while not game.is_over():
         legal = game.legal_actions()
-        policy = policies[game.current_actor()]
+        seat = game.current_actor()  # read before the policy acts: a policy may misbehave
+        policy = policies[seat]
         action = policy.act(game, legal)
         if action not in legal:
-            raise ValueError(f"policy {policy.name} chose an illegal action {action!r} "
-                             f"(seed {seed}, decision {game.decision()!r})")
+            raise ValueError(f"policy {policy.name!r} (seat {seat}, seed {seed}) chose an illegal action "
+                             f"{action!r} at decision {game.decision()!r}")
         game.apply(action)
     return game

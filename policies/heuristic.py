@@ -33,6 +33,8 @@ class HeuristicParams:
     lookahead: int = 2  # lays it plans ahead (this one included) for a company without a route yet
     horizon: int = 4  # ORs over which track, stations and vehicles must repay their cost
     vehicle_timing: float = 1.0  # weight of revenue that survives the next phase change
+    rival_harm: float = 1.0  # weight of rivals' revenue lost to a phase its ship purchase starts
+    upgrade_ships: float = 0.5  # buys the newest ship with idle cash while keeping this many times its price
     buy_back_margin: float = 2.0  # treasury kept (in prices) after buying back a certificate
     premium: float = 0.0  # its default auction strategy, value_bidder(premium)
 
@@ -42,7 +44,8 @@ class HeuristicParams:
         for name in ("risk", "start_share", "sell_drop"):
             if not 0 <= getattr(self, name) <= 1:
                 raise ValueError(f"{name} must be within [0, 1], got {getattr(self, name)}")
-        if self.max_companies < 0 or self.horizon < 1 or self.vehicle_timing < 0 or not 0 <= self.lookahead <= 3:
+        if self.max_companies < 0 or self.horizon < 1 or self.vehicle_timing < 0 or self.rival_harm < 0 \
+                or self.upgrade_ships < 0 or not 0 <= self.lookahead <= 3:
             raise ValueError(f"parameters out of range: {self}")
 
 
@@ -50,10 +53,10 @@ PRESETS = {
     "heuristic": HeuristicParams(),
     "heuristic_aggressive": HeuristicParams(risk=0.8, max_companies=3, concentration=0.08,
                                             min_yield=0.01, sell_drop=0.3, payout="growth",
-                                            horizon=3, premium=0.2),
+                                            horizon=3, upgrade_ships=0.0, premium=0.2),
     "heuristic_cautious": HeuristicParams(risk=0.2, max_companies=1, concentration=0.02,
                                           min_yield=0.04, sell_drop=0.7, payout="always",
-                                          horizon=6, vehicle_timing=1.5, premium=-0.2),
+                                          horizon=6, vehicle_timing=1.5, upgrade_ships=1.5, premium=-0.2),
 }
 
 _OPERATING = {

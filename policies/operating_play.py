@@ -100,20 +100,62 @@ def purchase_value(game, company: str, fleet: list[str], vehicle: str, returned:
                    price: int, params, cache: DecisionCache) -> float:
     """Revenue gain of adding `vehicle` (returning `returned`) over the horizon, minus
     its `price`; the gain of the fleet that survives the next phase change counts with
-    weight `vehicle_timing`, so vehicles about to retire are replaced in time."""
+    weight `vehicle_timing`, so vehicles about to retire are replaced in time. A ship
+    that starts the next phase is judged in that phase (its retirements and limit), and
+    the revenue the other companies lose to it counts too (`phase_change_harm`)."""
     new = list(fleet)
     if returned is not None:
         new.remove(returned)
     new.append(vehicle)
-    gain = cache.revenue(game, company, new) - cache.revenue(game, company, fleet)
-    gain_later = (cache.revenue(game, company, surviving(game, new))
-                  - cache.revenue(game, company, surviving(game, fleet)))
-    return (gain + params.vehicle_timing * gain_later) * params.horizon - price
+    if starts_phase(game, vehicle):
+        gain = (cache.revenue(game, company, after_phase_change(game, new)) - cache.revenue(game, company, fleet)
+                + phase_change_harm(game, company, params, cache)) * (1 + params.vehicle_timing)
+    else:
+        gain = cache.revenue(game, company, new) - cache.revenue(game, company, fleet)
+        gain += params.vehicle_timing * (cache.revenue(game, company, surviving(game, new))
+                                         - cache.revenue(game, company, surviving(game, fleet)))
+    return gain * params.horizon - price
+
+
+def starts_phase(game, vehicle: str) -> bool:
+    """Buying `vehicle` from the bank starts the next phase (the first ship of its tier)."""
+    rs = game.ruleset
+    spec = rs.vehicles[vehicle]
+    return spec.kind != "cart" and rs.phase_index(spec.phase) == view.phase_index(game) + 1
+
+
+def after_phase_change(game, fleet: list[str]) -> list[str]:
+    """`fleet` once the next phase begins: its retired vehicles gone and each kind cut
+    down to the new limit, the cheapest first (the ruleset's default discard order)."""
+    rs = game.ruleset
+    limit = rs.phases[view.phase_index(game) + 1].limit
+    kept = sorted(surviving(game, fleet), key=lambda v: -rs.vehicles[v].price)
+    out = []
+    for kind in ("ship", "cart"):
+        out += [v for v in kept if (rs.vehicles[v].kind == "cart") == (kind == "cart")][:limit]
+    return out
+
+
+def phase_change_harm(game, company: str, params, cache: DecisionCache) -> float:
+    """Revenue per OR the other companies lose when the next phase begins: a rival's
+    (another director's) loss counts `rival_harm`, a loss of a sister company (same
+    director) counts fully against the purchase."""
+    obs = cache.observation(game)
+    me = obs["companies"][company]["director"]
+    harm = 0.0
+    for other, info in obs["companies"].items():
+        if other == company or not info["vehicles"]:
+            continue
+        loss = (cache.revenue(game, other, info["vehicles"])
+                - cache.revenue(game, other, after_phase_change(game, info["vehicles"])))
+        harm += -loss if info["director"] == me else params.rival_harm * loss
+    return harm
 
 
 def buy_vehicle(game, legal: list[dict], params, cache: DecisionCache) -> dict:
     """The bank vehicle of the highest `purchase_value`, while that is positive; a
-    company without vehicles buys the best it can; a forced purchase when offered."""
+    company without vehicles buys the best it can; a forced purchase when offered.
+    Otherwise a company with idle cash upgrades (`upgrade`)."""
     forced = next((a for a in legal if a["type"] == "forced_buy_vehicle"), None)
     if forced is not None:
         return forced
@@ -127,24 +169,54 @@ def buy_vehicle(game, legal: list[dict], params, cache: DecisionCache) -> dict:
     best = max(choices, key=lambda c: c[:3])
     if best[0] > 0 or not fleet:
         return best[3]
-    return _skip(legal)
+    return upgrade(game, company, info, choices, params) or _skip(legal)
+
+
+def upgrade(game, company: str, info: dict, choices: list[tuple], params) -> dict | None:
+    """The newest ship on sale, bought with cash the company cannot otherwise put to
+    work (in a free slot, or in place of an older ship): only while it keeps
+    `upgrade_ships` × the price in its treasury and the purchase costs it no revenue
+    (other companies' losses from a phase it starts included, as in `purchase_value`).
+    Newer ships outlast the old ones, and selling out a tier moves the game on to the
+    phases with better tiles and longer ships, which a company with a full network and
+    idle cash can only gain from."""
+    rs = game.ruleset
+
+    def tier(vehicle: str) -> int:
+        return rs.phase_index(rs.vehicles[vehicle].phase)
+
+    ships = [c for c in choices if rs.vehicles[c[3]["vehicle"]].kind != "cart"
+             and info["cash"] >= (1 + params.upgrade_ships) * c[3]["price"]
+             and (c[3].get("return") is None or tier(c[3]["return"]) < tier(c[3]["vehicle"]))]
+    if not ships:
+        return None
+    newest = max(tier(c[3]["vehicle"]) for c in ships)
+    value, _, _, action = max((c for c in ships if tier(c[3]["vehicle"]) == newest), key=lambda c: c[:3])
+    return action if value + action["price"] >= 0 else None
 
 
 def investment_need(game, company: str, info: dict, params, cache: DecisionCache) -> int:
-    """Cash the company lacks for the best vehicle it may add under its fleet limit
-    (0 if it can pay for it or no vehicle is worth buying)."""
+    """Cash the company lacks for the best vehicle it may add under its fleet limit, or
+    (a ship at the ship limit) in place of one of its ships (0 if it can pay for it or
+    no vehicle is worth buying)."""
     rs = game.ruleset
     limit = rs.phases[view.phase_index(game)].limit
     fleet = info["vehicles"]
     best, price = 0.0, 0
     for v in sorted(set(view.for_sale(game, company))):
         kind = rs.vehicles[v].kind
-        if sum(1 for x in fleet if rs.vehicles[x].kind == kind) >= limit:
+        same_kind = [x for x in fleet if rs.vehicles[x].kind == kind]
+        if len(same_kind) < limit:
+            returns = [None]
+        elif kind != "cart":  # a ship may be returned to make room
+            returns = sorted(set(same_kind))
+        else:
             continue
         list_price = rs.vehicles[v].price  # before any legacy discount: errs on the safe side
-        value = purchase_value(game, company, fleet, v, None, list_price, params, cache)
-        if value > best:
-            best, price = value, list_price
+        for returned in returns:
+            value = purchase_value(game, company, fleet, v, returned, list_price, params, cache)
+            if value > best:
+                best, price = value, list_price
     return max(0, price - info["cash"])
 
 

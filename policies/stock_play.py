@@ -33,7 +33,7 @@ def directs(game, company: str, seat: int) -> bool:
 
 def failing(game, company: str, info: dict, params, cache: DecisionCache) -> bool:
     """Its price fell below `sell_drop` of its par, or it earns nothing and cannot buy a vehicle."""
-    if info["price"] < view.par(game, company) * params.sell_drop:
+    if info["price"] < info["par"] * params.sell_drop:
         return True
     return cache.revenue(game, company, info["vehicles"]) == 0 and vehicle_shortfall(game, company, info) > 0
 

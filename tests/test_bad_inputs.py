@@ -76,6 +76,7 @@ CASES = [
     ("report: dataset path that is a file", "report {d}/a_file", "a_file' is a file"),
     ("rules check: missing file", "rules check {d}/missing.toml", "missing.toml: cannot read file"),
     ("rules check: not TOML", "rules check {d}/broken.toml", "broken.toml: not valid TOML"),
+    ("rules check: no file named", "rules check", "menorca-sim rules check: Missing argument 'FILE'"),
     ("fuzz: zero games", "fuzz --games 0", "'--games': 0 is not in the range x>=1"),
     ("fuzz: jobs not a number", "fuzz --jobs x", "'x' is not a valid integer range"),
     ("fuzz: --resume without --out", "fuzz --resume", "--resume needs --out"),
@@ -161,3 +162,8 @@ def test_resume_plays_truncated_and_corrupt_parts_again_and_keeps_the_rest(scrat
 def test_one_line_usage_errors_name_the_command(scratch):
     result = CliRunner().invoke(CLI, ["run", str(scratch / "tiny.toml"), "--jobs", "0"])
     assert result.output == "error: menorca-sim run: Invalid value for '--jobs': 0 is not in the range x>=1.\n"
+
+
+def test_no_command_still_shows_the_help():
+    result = CliRunner().invoke(CLI, [])
+    assert result.output.startswith("Usage: menorca-sim [OPTIONS] COMMAND [ARGS]...") and "Commands:" in result.output

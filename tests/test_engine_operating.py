@@ -336,3 +336,34 @@ def test_vehicle_trades_only_between_one_directors_companies_by_default():
     _turn_of(game, "RNC")
     _skip_to(game, "buy_vehicles")
     assert not matching(game, "buy_vehicle", source="RCC")
+
+
+def _station_sites_at_start_of_turn(rules) -> list[str]:
+    game = sr_game(ruleset=rules)
+    start_directly(game, "RNC", 0, 100)
+    fund(game, "RNC", 500)
+    _turn_of(game, "RNC")
+    _skip_to(game, "place_station")
+    return [a["node"] for a in matching(game, "place_station")]
+
+
+def test_reserve_home_slots_keeps_ccms_home_free_by_option():
+    """Fornells has one slot and is CCM's home: with the option (the default) RNC may
+    not take it before CCM starts; without it, it may (and CCM would start homeless)."""
+    assert RS.operating.reserve_home_slots and RS.map.nodes["Fornells"].slots == 1
+    reserved = _station_sites_at_start_of_turn(RS)
+    unreserved = _station_sites_at_start_of_turn(load_ruleset_with({"operating.reserve_home_slots": False}))
+    assert "Fornells" in unreserved and "Fornells" not in reserved
+    assert set(reserved) == set(unreserved) - {"Fornells"}
+
+
+def test_a_blocked_home_is_no_longer_reserved_once_its_company_started():
+    game = sr_game()
+    eng = game._eng
+    start_directly(game, "RNC", 0, 100)
+    fund(game, "RNC", 500)
+    ccm = company(game, "CCM")
+    eng.started[ccm] = True  # started with its home blocked elsewhere: nothing is owed any more
+    _turn_of(game, "RNC")
+    _skip_to(game, "place_station")
+    assert matching(game, "place_station", node="Fornells")

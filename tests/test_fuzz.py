@@ -12,16 +12,17 @@ from click.testing import CliRunner
 
 from menorca_sim import parquet_store as store
 from menorca_sim.chunk_worker import play_one
-from menorca_sim.core.codes import POOL
 from menorca_sim.cli.fuzz import command
 from menorca_sim.cli.play import command as play_command
+from menorca_sim.core.codes import POOL
 from menorca_sim.fuzz import Failure, FuzzReport, fuzz_experiment, run_fuzz
 from menorca_sim.game import Game, InvariantError
 from menorca_sim.rules import load_ruleset
 
-# The default test run's fuzz: ~90 s on 2 busy cores (the engine plays ~5 games/s/core
-# with the checks on); `make fuzz` plays 100,000.
+# The default test run's fuzz: ~100 s on 2 cores shared with other work, ~60 s on 2 idle
+# ones (about 5 games/s with every check on); `make fuzz` plays 100,000.
 SHORT_FUZZ_GAMES = 600
+RS = load_ruleset()
 
 
 def test_short_fuzz_of_the_real_engine_finds_no_violation_and_no_crash():
@@ -35,9 +36,8 @@ def test_short_fuzz_of_the_real_engine_finds_no_violation_and_no_crash():
 
 
 def test_plan_covers_every_player_count_minor_draw_and_table():
-    rs = load_ruleset()
     experiment, description = fuzz_experiment(100, seed=7)
-    assert {c.players for c in experiment.cells} == set(rs.player_counts) == {2, 3}
+    assert {c.players for c in experiment.cells} == set(RS.player_counts) == {2, 3}
     assert {c.minors for c in experiment.cells if c.players == 3} == {
         ("Ramaders", "Artesans"), ("Ramaders", "Destil·ladors"), ("Artesans", "Destil·ladors")}
     assert experiment.total_games == 102  # 100 rounded up to a multiple of the 6 cells
@@ -130,7 +130,6 @@ def test_thousands_of_fuzz_games():
 
 
 # --- the checks fuzzing relies on catch what a buggy engine would do ---------------------
-RS = load_ruleset()
 
 
 def broken_engine_error(when, tamper, players: int = 3) -> str:

@@ -1,6 +1,6 @@
 """The Game API: decisions, legality, invariant checks, observation, clone, summary."""
 import pytest
-from engine_helpers import RS, act, new_game, play_random, sr_game
+from engine_helpers import RS, act, buy_out_auction, new_game, play_random, sr_game
 
 import menorca_sim
 from menorca_sim.game import Game, IllegalActionError, InvariantError
@@ -99,3 +99,76 @@ def test_clones_taken_mid_game_leave_the_original_untouched():
         game.apply(action)
         replayed.apply(action)
         assert replayed.state() == game.state()
+
+
+# --- the queries players use ---------------------------------------------------------------
+def test_auction_state_shows_the_lot_and_the_reservations():
+    game = new_game(legacies=["L3", "L1", "L2"])
+    auction = game.auction_state()
+    assert auction == {"lot": "L1", "price": RS.legacies["L1"].price, "left": ["L1", "L2", "L3"],
+                       "reservations": {}}
+    reserve = act(game, "reserve", legacy="L3")  # P1
+    assert game.auction_state()["reservations"] == {"L3": {0: reserve["bid"]}}
+    buy_out_auction(game)
+    assert game.decision() == "stock_turn" and game.auction_state() is None
+
+
+def _at_track_step(seed: int = 3):
+    game = new_game(seed=seed)
+    play_random(game, seed, until=lambda g: g.decision() == "lay_tile" and g._eng.srs >= 2)
+    return game, game.actor_label()
+
+
+def test_route_revenue_with_changes_equals_the_revenue_after_them():
+    game, company = _at_track_step()
+    fleet = game.state()["companies"][company]["vehicles"] + game.vehicles_for_sale(company)
+    map_before = game.map_key()
+    for lay in [a for a in game.legal_actions() if a["type"] == "lay_tile"][:8]:
+        after = game.clone()
+        after.apply(lay)
+        assert game.route_revenue(company, fleet, [lay]) == after.route_revenue(company, fleet)
+        assert game.next_lays(company, [lay]) == after.next_lays(company)
+    assert game.map_key() == map_before  # asking changed nothing
+    assert game.route_revenue(company, []) == 0 and game.route_plan(company, []) is None
+
+
+def test_pending_revenue_is_what_the_routes_earned():
+    game = new_game(seed=4)
+    play_random(game, 4, until=lambda g: g.decision() == "buy_vehicles")
+    assert game.pending_revenue() == 0  # the routes have not run yet
+    play_random(game, 4, until=lambda g: g.decision() == "dividend")
+    company = game.actor_label()
+    vehicles = game.state()["companies"][company]["vehicles"]
+    assert game.pending_revenue() == game.route_revenue(company, vehicles) > 0
+
+
+def test_state_names_each_companys_par_and_director():
+    game = sr_game()
+    act(game, "start_company", company="RNC", par=100)
+    rnc = game.state()["companies"]["RNC"]
+    assert (rnc["par"], rnc["director"]) == (100, 0) and game.director("RNC") == 0
+    assert game.director("RCC") == -1 and "RCC" not in game.state()["companies"]
+
+
+class _Cheater:
+    name = "cheater"  # not built by make_policy
+
+    def act(self, game, legal):
+        return {"type": "fly_to_the_moon"}
+
+
+def test_play_names_the_policy_seat_seed_and_decision_of_an_illegal_action():
+    from menorca_sim.play import play_game
+    with pytest.raises(ValueError) as err:
+        play_game(RS, 2, 9, [_Cheater(), _Cheater()])
+    seat = Game(RS, players=2, seed=9).current_actor()
+    assert str(err.value) == (f"policy 'cheater' (seat {seat}, seed 9) chose an illegal action "
+                              "{'type': 'fly_to_the_moon'} at decision 'auction_turn'")
+
+
+def test_marker_company_names_whose_marker_is_placed():
+    game = sr_game()
+    act(game, "start_company", company="RNC", par=100)
+    assert game.marker_company() is None
+    act(game, "buy_cert", company="RNC", source="treasury")  # a marked certificate sold for the first time
+    assert game.decision() == "place_market_marker" and game.marker_company() == "RNC"

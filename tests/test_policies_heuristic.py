@@ -115,3 +115,38 @@ def test_first_lay_raises_route_revenue(ruleset):
     else:
         assert all(view.route_revenue(game, company, fleet, [a]) <= view.route_revenue(game, company, fleet)
                    for a in legal if a["type"] == "lay_tile" and a["cost"] == 0)
+
+
+# --- vehicles --------------------------------------------------------------------------------
+def _in_phase(ruleset, name):
+    game = Game(ruleset, players=3, seed=0)
+    game._eng.phase = ruleset.phase_index(name)  # test setup: only the phase matters here
+    return game
+
+
+def test_fleet_after_a_phase_change_loses_retired_and_cheapest_vehicles(ruleset):
+    from policies.operating_play import after_phase_change, starts_phase
+    # 5H -> 6H: the ship limit falls from 4 to 3, the cheapest ship goes
+    game = _in_phase(ruleset, "5H")
+    assert starts_phase(game, "frigate") and not starts_phase(game, "polacca")
+    assert not starts_phase(game, "freight_wagon")  # carts never start a phase
+    assert sorted(after_phase_change(game, ["xebec", "polacca", "xebec", "polacca", "cart"])) == \
+        ["cart", "polacca", "polacca", "xebec"]
+    # 6H -> 7H: xebecs and carts retire
+    game = _in_phase(ruleset, "6H")
+    assert sorted(after_phase_change(game, ["xebec", "frigate", "polacca", "cart", "freight_wagon"])) == \
+        ["freight_wagon", "frigate", "polacca"]
+
+
+def _final_phases(ruleset, spec, seeds):
+    return [ruleset.phase_index(play(ruleset, [spec] * 3, seed)["phase"]) for seed in seeds]
+
+
+def test_vehicle_upgrades_carry_games_into_later_phases(ruleset):
+    """Without upgrades and harm to rivals, networks full in the yellow phases stop all
+    ship purchases and the bank breaks by 5H; with them, tiers sell out and games go on."""
+    seeds = range(3000, 3006)
+    without = _final_phases(ruleset, "heuristic(upgrade_ships=1000, rival_harm=0)", seeds)
+    default = _final_phases(ruleset, "heuristic", seeds)
+    assert max(without) <= ruleset.phase_index("5H")
+    assert sum(default) > sum(without) and max(default) >= ruleset.phase_index("7H")

@@ -65,17 +65,25 @@ class _OneLineUsageError(click.ClickException):
         click.echo(f"error: {where}{' '.join(self.message.split())}", err=True)
 
 
+# A group called without arguments shows its help as a "usage error": keep it whole.
+_HELP = getattr(click.exceptions, "NoArgsIsHelpError", ())
+
+
 class OneLineGroup(click.Group):
     """A click group whose usage errors (its own and its subcommands') are one line."""
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         try:
             return super().parse_args(ctx, args)
+        except _HELP:
+            raise
         except click.UsageError as exc:
             raise _OneLineUsageError(exc) from None
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
+        except _HELP:
+            raise
         except click.UsageError as exc:
             raise _OneLineUsageError(exc) from None

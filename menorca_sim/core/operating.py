@@ -156,9 +156,13 @@ def _legacy_purchases(eng, c: int) -> list[tuple]:
 
 # --- step 1: track -----------------------------------------------------------------------
 def _tile_lays(eng, c: int) -> list[tuple]:
+    return tile_lays_on(eng, c, eng.board, eng.co_cash[c])
+
+
+def tile_lays_on(eng, c: int, board, cash: int) -> list[tuple]:
+    """Company c's lays on `board` (the game's, or a copy) paying from `cash`."""
     discount = sum(a.amount for a in eng.owned_abilities(c, "terrain_discount"))
-    lays = eng.board.tile_lays(eng.t.company_ids[c], eng.t.phases[eng.phase].tiles,
-                               eng.co_cash[c], discount)
+    lays = board.tile_lays(eng.t.company_ids[c], eng.t.phases[eng.phase].tiles, cash, discount)
     return [(A.LAY_TILE, h, tile, rot, cost) for h, tile, rot, cost in lays]
 
 
@@ -168,15 +172,25 @@ def _station_sites(eng, c: int) -> list[tuple]:
     if len(eng.board.stations(cid)) >= eng.station_supply[c]:
         return []
     free = {a.node for a in eng.owned_abilities(c, "free_port")}
+    reserve = eng.rs.operating.reserve_home_slots
     moves = []
-    for node in eng.board.station_sites(cid, _station_kind(eng, c)):
+    for node in eng.board.station_sites(cid, station_kind(eng, c)):
+        if reserve and eng.board.free_slots(node) <= _homes_owed(eng, node):
+            continue
         cost = 0 if node in free else eng.rs.operating.station_cost
         if cost <= eng.co_cash[c]:
             moves.append((A.PLACE_STATION, node, cost))
     return moves
 
 
-def _station_kind(eng, c: int) -> str:
+def _homes_owed(eng, node: str) -> int:
+    """Companies yet to start whose home is `node` (they place their home station on
+    starting; minors not in play are closed from the setup)."""
+    return sum(1 for c in range(len(eng.t.companies))
+               if eng.t.companies[c].home == node and not eng.started[c] and not eng.closed[c])
+
+
+def station_kind(eng, c: int) -> str:
     return "port" if eng.is_major(c) else "manufactory"
 
 
@@ -393,7 +407,7 @@ def apply(eng, action: tuple) -> None:
         eng.bank += action[4]
         eng.or_lays_left -= 1
     elif kind == A.PLACE_STATION:
-        eng.board.place_station(eng.t.company_ids[c], action[1], _station_kind(eng, c))
+        eng.board.place_station(eng.t.company_ids[c], action[1], station_kind(eng, c))
         eng.co_cash[c] -= action[2]
         eng.bank += action[2]
         _next_step(eng)

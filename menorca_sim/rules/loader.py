@@ -346,6 +346,7 @@ def parse_ruleset(root: Table, source: str, digest: str, overrides: dict) -> m.R
         company_legacy_purchase_phase=o.str("company_legacy_purchase_phase"),
         company_legacy_price_percent=o.int_list("company_legacy_price_percent", minimum=0, length=2),
         cart_port_rule=o.str("cart_port_rule", choices=("station",)),
+        reserve_home_slots=o.bool("reserve_home_slots"),
         order_tie=o.str("order_tie", choices=("right_up_first",)),
     )
     o.only(m.OperatingRules.__dataclass_fields__)

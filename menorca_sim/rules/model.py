@@ -188,6 +188,7 @@ class OperatingRules:
     company_legacy_purchase_phase: str
     company_legacy_price_percent: tuple[int, int]
     cart_port_rule: str  # "station"
+    reserve_home_slots: bool  # no company takes a node's last free slots owed to unplaced home stations
     order_tie: str = "right_up_first"  # equal market values: further right, then higher, then first there
 
 
