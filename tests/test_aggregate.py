@@ -2,6 +2,7 @@
 the Parquet rows, and against effects planted in the data."""
 from __future__ import annotations
 
+import itertools
 from collections import defaultdict
 
 import numpy as np
@@ -10,6 +11,7 @@ import pyarrow.parquet as pq
 import pytest
 
 import synthetic_data
+from test_stats import _per_game_bradley_terry
 from menorca_sim.analysis import aggregate
 from menorca_sim.analysis.aggregate import Dataset, DatasetError
 
@@ -107,6 +109,27 @@ def test_variant_differences_find_the_planted_length_and_nothing_else(mixed):
         assert row["difference_low"] < 2 < row["difference_high"]
         assert row["p_value"] < 1e-6
     assert (table.filter(pl.col("metric") != "ORs played")["difference"] == 0).all()
+
+
+def test_strategy_ratings_equal_the_per_game_fit(mixed):
+    """The ratings fitted on line-up patterns equal a fit on every game's own pairs."""
+    ratings = aggregate.strategy_ratings(Dataset(mixed), "auction_strategy", np.random.default_rng(0))
+    by_game = defaultdict(list)
+    for r in _rows(mixed, "players"):
+        by_game[r["variant"], r["game_id"]].append(r)
+    for variant in ("plain", "longer"):
+        table = ratings.filter(pl.col("variant") == variant).sort("auction_strategy")
+        names = table["auction_strategy"].to_list()
+        game, i, j, score = [], [], [], []
+        for (v, game_id), seats in by_game.items():
+            for a, b in itertools.combinations(seats, 2):
+                if v == variant and a["auction_strategy"] != b["auction_strategy"]:
+                    game.append(game_id), i.append(names.index(a["auction_strategy"]))
+                    j.append(names.index(b["auction_strategy"]))
+                    score.append(1.0 if a["rank"] < b["rank"] else 0.5 if a["rank"] == b["rank"] else 0.0)
+        expected, games = _per_game_bradley_terry(len(names), game, i, j, score)
+        np.testing.assert_allclose(table["strength"].to_numpy(), expected, rtol=1e-12, atol=1e-14)
+        assert (table["games"] == games).all()
 
 
 def test_strategy_ratings_and_win_shares_find_the_weak_name(planted):

@@ -1,6 +1,8 @@
 """Statistics of the balance reports, checked against scipy and hand-worked numbers."""
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 import pytest
 from scipy import stats as sps
@@ -113,6 +115,47 @@ def test_bradley_terry_recovers_a_planted_order():
                             np.array(score), np.random.default_rng(0), resamples=100)
     assert list(np.argsort(r.strength)) == [0, 1, 2]
     assert np.all(r.low < truth) and np.all(truth < r.high)
+
+
+def _per_game_bradley_terry(k, game, i, j, score, iterations=5000, tol=1e-9):
+    """The reference fit, straight from the pair rows of every game: a wins matrix
+    summed pair by pair and Hunter's MM iterations (all strategies won and lost)."""
+    wins = np.zeros((k, k))
+    for a, b, s in zip(i, j, score):
+        wins[a, b] += s
+        wins[b, a] += 1 - s
+    total, won, p = wins + wins.T, wins.sum(axis=1), np.ones(k)
+    for _ in range(iterations):
+        new = won / (total / (p[:, None] + p[None, :])).sum(axis=1)
+        new /= np.exp(np.mean(np.log(new)))
+        done = np.max(np.abs(new - p)) < tol
+        p = new
+        if done:
+            break
+    return np.log(p), np.unique(game).size
+
+
+def test_bradley_terry_on_game_patterns_equals_the_per_game_fit():
+    # Four strategies, 2- and 3-player games with repeated names and ties, so that
+    # many games share a pattern and some patterns have fewer pairs than others.
+    rng = np.random.default_rng(8)
+    games, i, j, score = [], [], [], []
+    for g in range(3000):
+        seats = rng.integers(0, 4, size=rng.choice([2, 3]))
+        rank = rng.permutation(seats.size) if rng.random() > 0.1 else np.zeros(seats.size, int)
+        for a, b in itertools.combinations(range(seats.size), 2):
+            if seats[a] != seats[b]:
+                games.append(g), i.append(seats[a]), j.append(seats[b])
+                score.append(1.0 if rank[a] < rank[b] else 0.5 if rank[a] == rank[b] else 0.0)
+    expected, n_games = _per_game_bradley_terry(4, games, i, j, score)
+    r = stats.bradley_terry(list("ABCD"), np.array(games), np.array(i), np.array(j), np.array(score),
+                            np.random.default_rng(0), resamples=50)
+    np.testing.assert_allclose(r.strength, expected, rtol=1e-12, atol=1e-14)
+    assert r.games == n_games < 3000  # games without two different strategies are not counted
+    again = stats.bradley_terry(list("ABCD"), np.array(games), np.array(i), np.array(j), np.array(score),
+                                np.random.default_rng(0), resamples=50)
+    assert np.array_equal(r.low, again.low) and np.array_equal(r.high, again.high)
+    assert np.all(r.low < r.strength) and np.all(r.strength < r.high)
 
 
 def test_bradley_terry_unbeaten_strategy_has_no_finite_rating():

@@ -71,6 +71,10 @@ def _games(ds: Dataset) -> pl.LazyFrame:
     return ds.scan("games").with_columns(draw=pl.col("minors").list.sort().list.join("+"))
 
 
+def _variants(ds: Dataset) -> list[str]:
+    return ds.scan("games").select(pl.col("variant").unique().sort()).collect().to_series().to_list()
+
+
 def _players(ds: Dataset) -> pl.LazyFrame:
     """Player-game rows with the game's player count and minor draw; seats from 1."""
     return (ds.scan("players")
@@ -179,19 +183,32 @@ def strategy_ratings(ds: Dataset, column: str, rng: np.random.Generator) -> pl.D
     """Bradley-Terry ratings of the values of `column` across all tables of a variant
     (every player count): each game is decomposed into its pairs of seats with
     different strategies; the better rank wins, a tie counts half."""
-    p = _players(ds).select("game_id", "variant", "seat", "rank", pl.col(column).alias("name"))
-    pairs = (p.join(p, on=["game_id", "variant"], suffix="_b")
-             .filter((pl.col("seat") < pl.col("seat_b")) & (pl.col("name") != pl.col("name_b")))
-             .with_columns(score=pl.when(pl.col("rank") < pl.col("rank_b")).then(1.0)
-                           .when(pl.col("rank") == pl.col("rank_b")).then(0.5).otherwise(0.0))
-             .collect())
+    p = _players(ds).select("game_id", "variant", "rank", pl.col(column).alias("name"))
     names_by_variant = p.group_by("variant").agg(pl.col("name").unique().sort()).sort("variant").collect()
+    index = names_by_variant.explode("name").with_columns(index=pl.int_range(pl.len()).over("variant"))
+    # A game's pairs depend only on its line-up, the multiset of (strategy, rank): the
+    # games of one line-up are decomposed once, and stand for `copies` games. A player is
+    # coded index * 2**32 + rank (ranks are small and positive).
+    lineups = (p.join(index.lazy(), on=["variant", "name"])
+               .select("game_id", "variant", code=pl.col("index").cast(pl.Int64) * 2**32 + pl.col("rank"))
+               # Sorted first, as a group keeps its rows' order: faster than sorting each list.
+               .sort("code").group_by("variant", "game_id").agg("code")
+               .group_by("variant", "code").agg(copies=pl.len())
+               .with_columns(lineup=pl.int_range(pl.len()))
+               .explode("code")
+               .with_columns(position=pl.int_range(pl.len()).over("lineup"), index=pl.col("code") // 2**32,
+                             rank=pl.col("code") % 2**32))
+    pairs = (lineups.join(lineups.select("lineup", "position", "index", "rank"), on="lineup", suffix="_b")
+             .filter((pl.col("position") < pl.col("position_b")) & (pl.col("index") != pl.col("index_b")))
+             .select("variant", "lineup", "copies", "index", "index_b",
+                     score=pl.when(pl.col("rank") < pl.col("rank_b")).then(1.0)
+                     .when(pl.col("rank") == pl.col("rank_b")).then(0.5).otherwise(0.0))
+             .collect())
     frames = []
     for variant, names in names_by_variant.iter_rows():
         v = pairs.filter(pl.col("variant") == variant)
-        index = {name: k for k, name in enumerate(names)}
-        r = stats.bradley_terry(names, v["game_id"].to_numpy(), v["name"].replace_strict(index).to_numpy(),
-                                v["name_b"].replace_strict(index).to_numpy(), v["score"].to_numpy(), rng)
+        r = stats.bradley_terry(names, v["lineup"].to_numpy(), v["index"].to_numpy(), v["index_b"].to_numpy(),
+                                v["score"].to_numpy(), rng, copies=v["copies"].to_numpy())
         frames.append(pl.DataFrame({"variant": variant, column: names, "games": r.games, "strength": r.strength,
                                     "strength_low": r.low, "strength_high": r.high}))
     if not frames:
@@ -207,7 +224,7 @@ def legacy_value(ds: Dataset) -> pl.DataFrame:
     net value (income - price) and the buyer's wealth edge: final wealth minus the mean
     final wealth of the other players of the game, who hold the other legacies."""
     players = _players(ds)
-    others = players.group_by("game_id", "variant").agg(table_wealth=pl.col("wealth").sum())
+    others = ds.scan("players").group_by("game_id", "variant").agg(table_wealth=pl.col("wealth").sum())
     lf = (ds.scan("auctions").with_columns(seat=pl.col("buyer_seat") + 1)
           .join(players.select("game_id", "variant", "seat", "players", "win_share", "wealth"),
                 on=["game_id", "variant", "seat"])
@@ -302,13 +319,13 @@ def variant_differences(ds: Dataset) -> pl.DataFrame:
     """For each variant against the baseline, per player count and metric: the mean of
     the per-game difference over games played on the same seed in the same cell, with
     its t interval and paired t test. Share metrics are fractions (0..1)."""
-    wide = _per_game_metrics(ds)
-    variants = wide["variant"].unique().sort().to_list()
+    variants = _variants(ds)
     schema = {"variant": pl.String, "baseline": pl.String, "players": pl.Int64, "metric": pl.String,
               "pairs": pl.Int64, "difference": pl.Float64, "difference_low": pl.Float64,
               "difference_high": pl.Float64, "p_value": pl.Float64}
-    if len(variants) < 2:
+    if len(variants) < 2:  # checked first: the wide per-game table is the costly part
         return pl.DataFrame(schema=schema)
+    wide = _per_game_metrics(ds)
     base = baseline_variant(ds, variants)
     fixed = {"game_id", "variant", "cell", "game_index", "seed", "players"}
     metrics = [c for c in wide.columns if c not in fixed]
@@ -386,7 +403,7 @@ def analyse(ds: Dataset, seed: int = 0) -> Analysis:
     """Every table of the report, and every comparison corrected together by Holm.
     `seed` seeds the bootstrap of the ratings' intervals."""
     rng = np.random.default_rng(seed)
-    variants = _games(ds).select(pl.col("variant").unique().sort()).collect().to_series().to_list()
+    variants = _variants(ds)
     # When each policy has its own auction strategy, one grouping answers both questions.
     distinct = not _same_grouping(ds, "policy", "auction_strategy")
     strategy_columns = ["policy", "auction_strategy"] if distinct else ["policy"]

@@ -172,12 +172,35 @@ class Ratings:
     games: int
 
 
-def _fit_bradley_terry(wins: np.ndarray, iterations: int = 5000, tol: float = 1e-9) -> np.ndarray:
+MM_ITERATIONS = 5000  # at most, per Bradley-Terry fit
+MM_TOL = 1e-9  # converged when no strength moves by more
+
+
+def _mm_fit(wins: np.ndarray, iterations: int, tol: float) -> np.ndarray:
+    """Hunter's MM algorithm on a stack of win matrices (r, k, k) in which every
+    strategy both won and lost; each matrix stops at its own convergence, so a stack
+    gives the same strengths as fitting the matrices one by one."""
+    total = wins + wins.transpose(0, 2, 1)
+    won = wins.sum(axis=2)
+    p = np.ones(won.shape)
+    active = np.arange(won.shape[0])
+    for _ in range(iterations):
+        if active.size == 0:
+            break
+        q = p[active]
+        new = won[active] / (total[active] / (q[:, :, None] + q[:, None, :])).sum(axis=2)
+        new /= np.exp(np.mean(np.log(new), axis=1, keepdims=True))
+        done = np.max(np.abs(new - q), axis=1) < tol
+        p[active] = new
+        active = active[~done]
+    return np.log(p)
+
+
+def _fit_bradley_terry(wins: np.ndarray, iterations: int = MM_ITERATIONS, tol: float = MM_TOL) -> np.ndarray:
     """Log-strengths (mean 0) maximising the Bradley-Terry likelihood, by Hunter's MM
     algorithm. wins[i, j] = (possibly fractional) wins of i over j. A strategy that
     never won gets -inf, one that never lost +inf, one that never played NaN; the
     others are fitted among themselves."""
-    total = wins + wins.T
     won, lost = wins.sum(axis=1), wins.sum(axis=0)
     result = np.full(wins.shape[0], np.nan)
     result[(won == 0) & (lost > 0)] = -np.inf
@@ -188,46 +211,80 @@ def _fit_bradley_terry(wins: np.ndarray, iterations: int = 5000, tol: float = 1e
         result[fit] = _fit_bradley_terry(wins[np.ix_(fit, fit)], iterations, tol)
     if fit.size < wins.shape[0]:
         return result
-    p = np.ones(wins.shape[0])
-    for _ in range(iterations):
-        new = won / (total / (p[:, None] + p[None, :])).sum(axis=1)
-        new /= np.exp(np.mean(np.log(new)))
-        done = np.max(np.abs(new - p)) < tol
-        p = new
-        if done:
-            break
-    return np.log(p)
+    return _mm_fit(wins[None], iterations, tol)[0]
+
+
+def _fit_many(wins: np.ndarray) -> np.ndarray:
+    """`_fit_bradley_terry` of each matrix of a stack (r, k, k): the regular ones
+    together, the rare ones with a degenerate strategy one by one."""
+    regular = ((wins.sum(axis=2) > 0) & (wins.sum(axis=1) > 0)).all(axis=1)
+    result = np.empty(wins.shape[:2])
+    result[regular] = _mm_fit(wins[regular], MM_ITERATIONS, MM_TOL)
+    for r in np.flatnonzero(~regular):
+        result[r] = _fit_bradley_terry(wins[r])
+    return result
+
+
+def _game_patterns(game: np.ndarray, i: np.ndarray, j: np.ndarray, score: np.ndarray, copies: np.ndarray,
+                   k: int) -> tuple[np.ndarray, np.ndarray]:
+    """The sufficient statistics of the pair rows: every distinct game outcome (its
+    multiset of (i, j, score) pairs) as its (k, k) win matrix, and how many games had it
+    (each game counting its `copies`).
+    Games with the same pattern are interchangeable for the fit and the bootstrap."""
+    scores, s_index = np.unique(score, return_inverse=True)
+    code = (i * k + j) * scores.size + s_index
+    g_index = np.unique(game, return_inverse=True)[1]
+    order = np.lexsort((code, g_index))
+    g_sorted = g_index[order]
+    starts = np.flatnonzero(np.diff(g_sorted, prepend=-1))
+    position = np.arange(g_sorted.size) - starts[g_sorted]  # of the pair within its game
+    keys = np.full((starts.size, position.max(initial=-1) + 1), -1)
+    keys[g_sorted, position] = code[order]
+    # One integer per game naming its row of keys, renumbered densely after each column
+    # so it never overflows (np.unique(keys, axis=0) sorts rows as bytes, many times slower).
+    row_id = np.zeros(keys.shape[0], dtype=np.int64)
+    for column in keys.T:
+        row_id = np.unique(row_id * (k * k * scores.size + 1) + column + 1, return_inverse=True)[1]
+    _, first = np.unique(row_id, return_index=True)
+    patterns = keys[first]
+    counts = np.bincount(row_id, copies[order][starts], first.size).astype(np.int64)
+    wins = np.zeros((patterns.shape[0], k * k))
+    rows = np.broadcast_to(np.arange(patterns.shape[0])[:, None], patterns.shape)
+    played = patterns >= 0
+    pair, s = np.divmod(patterns[played], scores.size)
+    a, b = np.divmod(pair, k)
+    np.add.at(wins, (rows[played], a * k + b), scores[s])
+    np.add.at(wins, (rows[played], b * k + a), 1 - scores[s])
+    return wins.reshape(-1, k, k), counts
 
 
 def bradley_terry(names: Sequence[str], game: np.ndarray, i: np.ndarray, j: np.ndarray,
                   score: np.ndarray, rng: np.random.Generator, resamples: int = 200,
-                  confidence: float = CONFIDENCE) -> Ratings:
+                  confidence: float = CONFIDENCE, copies: np.ndarray | None = None) -> Ratings:
     """Bradley-Terry ratings of strategies from pairwise results, with percentile
     intervals from a bootstrap over whole games.
 
     A game with k players is decomposed by the caller into its pairs of different
     strategies: one row (game, i, j, score) per pair, score 1 if i finished ahead of j,
-    0.5 on a tie, 0 if behind. The pairs of one game are not independent, so the
-    bootstrap resamples games, not pairs. A strategy that never lost (never won) has
-    strength +inf (-inf) and no interval."""
+    0.5 on a tie, 0 if behind; `copies` (per row, default 1) says how many identical
+    games the row's game stands for. The pairs of one game are not independent, so the
+    bootstrap resamples games, not pairs: it draws how many times each distinct game
+    pattern is resampled (multinomial), which is resampling the games themselves. A
+    strategy that never lost (never won) has strength +inf (-inf) and no interval."""
     k = len(names)
-    games, g_index = np.unique(np.asarray(game), return_inverse=True)
-    i, j, score = np.asarray(i), np.asarray(j), np.asarray(score, dtype=float)
-
-    def wins_matrix(weights: np.ndarray) -> np.ndarray:
-        w = weights[g_index]
-        return (np.bincount(i * k + j, w * score, k * k) +
-                np.bincount(j * k + i, w * (1 - score), k * k)).reshape(k, k)
-
-    strength = _fit_bradley_terry(wins_matrix(np.ones(games.size)))
+    game = np.asarray(game)
+    copies = np.ones(game.size, dtype=np.int64) if copies is None else np.asarray(copies)
+    patterns, counts = _game_patterns(game, np.asarray(i), np.asarray(j), np.asarray(score, dtype=float),
+                                      copies, k)
+    games = int(counts.sum())
+    strength = _fit_bradley_terry(np.tensordot(counts.astype(float), patterns, axes=1))
     low, high = np.full(k, np.nan), np.full(k, np.nan)
-    if games.size:
-        uniform = np.full(games.size, 1 / games.size)
-        draws = np.array([_fit_bradley_terry(wins_matrix(rng.multinomial(games.size, uniform).astype(float)))
-                          for _ in range(resamples)])
+    if games:
+        weights = rng.multinomial(games, counts / games, size=resamples).astype(float)
+        draws = _fit_many(np.tensordot(weights, patterns, axes=1))
         draws[~np.isfinite(draws)] = np.nan
         tail = (1 - confidence) / 2 * 100
         for col in np.flatnonzero(np.isfinite(strength)):
             if np.isfinite(draws[:, col]).any():
                 low[col], high[col] = np.nanpercentile(draws[:, col], [tail, 100 - tail])
-    return Ratings(list(names), strength, low, high, int(games.size))
+    return Ratings(list(names), strength, low, high, games)
