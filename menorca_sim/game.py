@@ -199,6 +199,22 @@ class Game:
         plan = self.route_plan(company, vehicles, changes)
         return plan.revenue if plan is not None else 0
 
+    def lay_revenues(self, company: str, vehicles: list[str], lays: list[dict], done=()) -> list[int]:
+        """`route_revenue(company, vehicles, done + [lay])` for each `lay_tile` action of
+        `lays`, answered in one call to the core (0 each without vehicles)."""
+        if not vehicles:
+            return [0] * len(lays)
+        eng = self._eng
+        c = eng.t.company_index[company]
+        specs = self.ruleset.vehicles
+        fleet = [(v, specs[v].kind, specs[v].range) for v in vehicles]
+        for lay in lays:
+            if lay["type"] != "lay_tile":
+                raise ValueError(f"not a tile lay: {lay!r}")
+        board, ctx = self._changed(c, done)
+        return board.lay_revenues(company, eng.is_major(c), fleet, ctx,
+                                  [(lay["hex"], lay["tile"], lay["rotation"]) for lay in lays])
+
     def next_lays(self, company: str, done=()) -> list[dict]:
         """The `lay_tile` actions `company` could make in a later turn of this phase after
         the lays `done` (applied to a copy), with the cash they leave."""

@@ -1,6 +1,6 @@
 """What the scripted players ask of a game beyond `observation()` and the legal
 actions, in the terms they think in. Everything goes through the public Game API
-(`auction_state`, `route_plan`, `next_lays`, `pending_revenue`, `vehicles_for_sale`,
+(`auction_state`, `route_plan`, `lay_revenues`, `next_lays`, `pending_revenue`, `vehicles_for_sale`,
 `revenue_key`, ...); this module only names and reshapes those answers."""
 from __future__ import annotations
 
@@ -31,6 +31,11 @@ def route_plan(game, company: str, vehicles: list[str], changes=()):
 
 def route_revenue(game, company: str, vehicles: list[str], changes=()) -> int:
     return game.route_revenue(company, list(vehicles), changes)
+
+
+def lay_revenues(game, company: str, vehicles: list[str], lays: list[dict], done=()) -> list[int]:
+    """`route_revenue(game, company, vehicles, done + [lay])` for each tile lay, in one core call."""
+    return game.lay_revenues(company, list(vehicles), lays, done)
 
 
 def next_lays(game, company: str, done=()) -> list[dict]:

@@ -1,7 +1,7 @@
 """The heuristic's decisions for a company it runs, and for markers. Track, stations,
 markers and vehicles are judged by the company's best route revenue before and after,
-asked of the core's `best_routes` on a copy of the map (`game_view`); no rule is
-re-implemented here."""
+asked of the core's `best_routes` on a copy of the map, or of its `lay_revenues` for
+all candidate lays at once (`game_view`); no rule is re-implemented here."""
 from __future__ import annotations
 
 from policies import game_view as view
@@ -34,8 +34,8 @@ def lay_tile(game, legal: list[dict], params, cache: DecisionCache) -> dict:
     spare = info["cash"] - vehicle_shortfall(game, company, info)
     lays = [a for a in legal if a["type"] == "lay_tile" and a["cost"] <= spare]
     best, best_gain = _skip(legal), 0.0
-    for a in lays:
-        gain = _lay_gain(game, company, fleet, a, cache) * params.horizon - a["cost"]
+    for a, lay_gain in zip(lays, _lay_gains(game, company, fleet, lays, cache)):
+        gain = lay_gain * params.horizon - a["cost"]
         if gain > best_gain:
             best, best_gain = a, gain
     if best["type"] != "skip" or base > 0 or params.lookahead < 2:
@@ -50,16 +50,21 @@ def lay_tile(game, legal: list[dict], params, cache: DecisionCache) -> dict:
     return best
 
 
-def _lay_gain(game, company: str, fleet: list[str], lay: dict, cache: DecisionCache) -> int:
-    """Revenue gained by the lay. Ships and carts never share track, so their revenues
+def _lay_gains(game, company: str, fleet: list[str], lays: list[dict], cache: DecisionCache) -> list[int]:
+    """Revenue gained by each lay. Ships and carts never share track, so their revenues
     add up apart; a lay changes the ships' only where it upgrades a port node's tile."""
     vehicles = game.ruleset.vehicles
     carts = [v for v in fleet if vehicles[v].kind == "cart"]
-    gain = view.route_revenue(game, company, carts, [lay]) - cache.revenue(game, company, carts)
-    if lay["hex"] in _port_hexes(game.ruleset):
-        ships = [v for v in fleet if vehicles[v].kind != "cart"]
-        gain += view.route_revenue(game, company, ships, [lay]) - cache.revenue(game, company, ships)
-    return gain
+    ships = [v for v in fleet if vehicles[v].kind != "cart"]
+    base_carts = cache.revenue(game, company, carts)
+    gains = [r - base_carts for r in view.lay_revenues(game, company, carts, lays)]
+    ports = _port_hexes(game.ruleset)
+    at_port = [i for i, lay in enumerate(lays) if lay["hex"] in ports]
+    if at_port:
+        base_ships = cache.revenue(game, company, ships)
+        for i, r in zip(at_port, view.lay_revenues(game, company, ships, [lays[i] for i in at_port])):
+            gains[i] += r - base_ships
+    return gains
 
 
 def _port_hexes(ruleset) -> frozenset:
@@ -73,8 +78,12 @@ def lookahead_revenue(game, company: str, fleet: list[str], lays: list[dict], de
     `enough` when that is set): how a company with no route yet finds its track."""
     best = view.route_revenue(game, company, fleet, lays)
     if best == 0 and depth > 0:
-        for nxt in view.next_lays(game, company, lays):
-            best = max(best, lookahead_revenue(game, company, fleet, lays + [nxt], depth - 1, enough))
+        nexts = view.next_lays(game, company, lays)
+        # the last level asks the core for all its lays at once
+        values = (view.lay_revenues(game, company, fleet, nexts, lays) if depth == 1 else
+                  (lookahead_revenue(game, company, fleet, lays + [nxt], depth - 1, enough) for nxt in nexts))
+        for value in values:
+            best = max(best, value)
             if enough and best >= enough:
                 break
     return best

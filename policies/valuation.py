@@ -6,7 +6,8 @@ from policies import game_view as view
 
 
 class DecisionCache:
-    """The observation of the current decision (dropped when the game moves on) and
+    """The observation and the companies' revenue keys of the current decision
+    (dropped when the game moves on), and
     route revenues of (company, fleet) keyed by everything they depend on (map,
     phase, the company's bonuses and markers), so that they carry over between
     decisions that leave those alone, such as a whole stock round."""
@@ -16,16 +17,30 @@ class DecisionCache:
     def __init__(self) -> None:
         self._key = None
         self._obs: dict | None = None
+        self._revenue_keys: dict[str, tuple] = {}
         self._revenue: dict[tuple, int] = {}
 
     def observation(self, game) -> dict:
-        key = view.decision_key(game)
-        if key != self._key:
-            self._key, self._obs = key, game.observation()
+        self._sync(game)
+        if self._obs is None:
+            self._obs = game.observation()
         return self._obs
 
+    def _sync(self, game) -> None:
+        """Drop what belongs to an earlier decision."""
+        key = view.decision_key(game)
+        if key != self._key:
+            self._key, self._obs, self._revenue_keys = key, None, {}
+
+    def revenue_key(self, game, company: str) -> tuple:
+        """`revenue_key` of the company, asked once per decision."""
+        self._sync(game)
+        if company not in self._revenue_keys:
+            self._revenue_keys[company] = view.revenue_key(game, company)
+        return self._revenue_keys[company]
+
     def revenue(self, game, company: str, fleet: list[str]) -> int:
-        k = (company, tuple(sorted(fleet)), view.revenue_key(game, company))
+        k = (company, tuple(sorted(fleet)), self.revenue_key(game, company))
         if k not in self._revenue:
             if len(self._revenue) >= self.MAX_REVENUES:
                 self._revenue.clear()

@@ -188,6 +188,35 @@ class Board:
     def best_routes(self, company: str, is_major: bool, vehicles, ctx) -> routes.RoutePlan:
         return routes.best_routes(self, company, is_major, vehicles, ctx)
 
+    def lay_revenues(self, company: str, is_major: bool, vehicles, ctx, lays) -> list[int]:
+        """The `best_routes` revenue after each lay of `lays` ((hex, tile id, rotation)
+        each) taken alone: laid in place, searched and undone one by one (no copy)."""
+        tb = self.tables
+        c: cython.int = tb.company_index[company]
+        h: cython.int
+        old: cython.int
+        old_rot: cython.int
+        out = []
+        for hex, tile_id, rotation in lays:
+            h = self._land(hex)
+            old, old_rot = self.tile[h], self.rot[h]
+            self.lay_tile(hex, tile_id, rotation)
+            try:
+                out.append(routes.best_revenue(self, c, is_major, vehicles, ctx))
+            finally:
+                self._unlay(h, old, old_rot)
+        return out
+
+    def _unlay(self, h: cython.int, old: cython.int, old_rot: cython.int) -> None:
+        """Undo `lay_tile` on land hex h, which held tile `old` at `old_rot` before."""
+        tb = self.tables
+        self.left[self.tile[h]] += 1
+        if 0 <= old < tb.n_manifest:
+            self.left[old] -= 1
+        self.tile[h] = old
+        self.rot[h] = old_rot
+        track.set_hex(tb, self.road, h, old, old_rot)
+
     def _land(self, hex: str) -> int:
         h = self.tables.land_index.get(hex, -1)
         if h < 0:

@@ -512,6 +512,28 @@ def _flags(search: _Search, board, c: cython.int, ship: cython.bint, is_major: c
     return [v for v in range(tb.n_nodes) if not fl[v] & FORBID]
 
 
+def _kind_groups(vehicles) -> list[tuple[str, list[int]]]:
+    """(kind, indices of `vehicles` of that kind, longest range first) per kind present."""
+    out = []
+    for kind in ("ship", "cart"):
+        group = sorted((i for i, v in enumerate(vehicles) if v[1] == kind), key=lambda i: -vehicles[i][2])
+        if group:
+            out.append((kind, group))
+    return out
+
+
+def _search_kind(search: _Search, board, c: int, is_major: bool, kind: str, ranges: list[int]) -> list[int]:
+    """Enumerate company c's routes for one vehicle kind and assign them: the route
+    index (or -1) per range of `ranges` (longest first)."""
+    tb = board.tables
+    starts = _flags(search, board, c, kind == "ship", is_major)
+    # majors' carts start only at their own port; other searches start anywhere
+    search.prepare(tb.lanes_graph if kind == "ship" else board.road, ranges[0],
+                   kind == "ship" or not is_major, kind == "ship")
+    search.walk_from(starts)
+    return search.assign(ranges)
+
+
 def best_routes(board, company: str, is_major: bool, vehicles, ctx: RevenueContext) -> RoutePlan:
     """The optimal plan for `company`'s vehicles ((id, kind, range) each) on `board`."""
     tb = board.tables
@@ -521,15 +543,8 @@ def best_routes(board, company: str, is_major: bool, vehicles, ctx: RevenueConte
     chosen: dict[int, Route] = {}
     goods: dict[str, int] = {}
     total = 0
-    for kind, graph in (("ship", tb.lanes_graph), ("cart", board.road)):
-        group = sorted((i for i, v in enumerate(vehicles) if v[1] == kind), key=lambda i: -vehicles[i][2])
-        if not group:
-            continue
-        starts = _flags(search, board, c, kind == "ship", is_major)
-        # majors' carts start only at their own port; other searches start anywhere
-        search.prepare(graph, vehicles[group[0]][2], kind == "ship" or not is_major, kind == "ship")
-        search.walk_from(starts)
-        picks = search.assign([vehicles[i][2] for i in group])
+    for kind, group in _kind_groups(vehicles):
+        picks = _search_kind(search, board, c, is_major, kind, [vehicles[i][2] for i in group])
         for i, r in zip(group, picks):
             if r < 0:
                 continue
@@ -541,6 +556,18 @@ def best_routes(board, company: str, is_major: bool, vehicles, ctx: RevenueConte
                     if ctx.goods_markers.get(name, 0) > 0:
                         goods[name] = goods.get(name, 0) + 1
     return RoutePlan(total, [chosen[i] for i in sorted(chosen)], goods)
+
+
+def best_revenue(board, c: int, is_major: bool, vehicles, ctx: RevenueContext) -> int:
+    """The revenue of `best_routes` for company index c, without building the plan."""
+    search: _Search = _search_for(board.tables)
+    fill_vertex_values(search, board, ctx)
+    total = 0
+    for kind, group in _kind_groups(vehicles):
+        for r in _search_kind(search, board, c, is_major, kind, [vehicles[i][2] for i in group]):
+            if r >= 0:
+                total += search.revenue_of(r)
+    return total
 
 
 def _route(tb, vehicle, trail: list[int], revenue: int) -> Route:

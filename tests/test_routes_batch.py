@@ -1,0 +1,100 @@
+"""`lay_revenues` (Board and Game) answers exactly what one `best_routes` per candidate
+lay on a copy of the board answers, and leaves the board as it found it. Positions
+are the tile-lay decisions of seeded games between random and heuristic players."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import policies
+from menorca_sim.core import operating
+from menorca_sim.game import Game
+from menorca_sim.rules import load_ruleset
+
+
+def lay_positions(players: int, seed: int, style: str, limit: int = 30):
+    """(game, legal tile lays) at the first `limit` tile-lay decisions of one game."""
+    rs = load_ruleset()
+    game = Game(rs, players=players, seed=seed)
+    seats = [policies.make_policy(style, s, np.random.default_rng(seed * 7 + s)) for s in range(players)]
+    while not game.is_over():
+        legal = game.legal_actions()
+        lays = [a for a in legal if a["type"] == "lay_tile"]
+        if lays:
+            yield game, lays
+            limit -= 1
+            if limit == 0:
+                return
+        game.apply(seats[game.current_actor()].act(game, legal))
+
+
+def fleets(game, company: str) -> list[list[str]]:
+    """Its fleet plus every vehicle for sale, and that split into carts and ships."""
+    rs = game.ruleset
+    owned = game.observation()["companies"][company]["vehicles"]
+    probe = list(owned) + sorted(set(game.vehicles_for_sale(company)))
+    carts = [v for v in probe if rs.vehicles[v].kind == "cart"]
+    return [probe, carts, [v for v in probe if v not in carts]]
+
+
+def board_state(board) -> tuple:
+    """Tiles, supply, stations and the live road arcs (slots past a vertex's degree are
+    never read, so they may hold anything)."""
+    degree, target, unit, stride = board.road
+    arcs = [(target[v * stride + i], unit[v * stride + i]) for v in range(len(degree)) for i in range(degree[v])]
+    return (bytes(board.tile), bytes(board.rot), bytes(board.left), bytes(board.station_company), bytes(degree),
+            arcs)
+
+
+@pytest.mark.parametrize("players,seed,style", [(2, 1, "random_legal"), (3, 3, "heuristic")])
+def test_game_lay_revenues_equal_one_plan_per_lay(players, seed, style):
+    checked = 0
+    for game, lays in lay_positions(players, seed, style):
+        company = game.actor_label()
+        key = game.map_key()
+        for fleet in fleets(game, company):
+            expected = [game.route_revenue(company, fleet, [lay]) for lay in lays]
+            assert game.lay_revenues(company, fleet, lays) == expected
+            checked += any(expected)
+        assert game.map_key() == key
+    assert checked > 0  # some positions had lays that earn
+
+
+@pytest.mark.parametrize("players,seed", [(2, 7), (3, 8)])
+def test_game_lay_revenues_after_done_lays(players, seed):
+    """With `done`, each answer is the plan after the done lays and then that lay."""
+    for game, lays in lay_positions(players, seed, "random_legal", limit=10):
+        company = game.actor_label()
+        fleet = fleets(game, company)[0]
+        done = lays[:1]
+        later = game.next_lays(company, done)
+        expected = [game.route_revenue(company, fleet, done + [lay]) for lay in later]
+        assert game.lay_revenues(company, fleet, later, done) == expected
+
+
+@pytest.mark.parametrize("seed", [5, 6])
+def test_board_lay_revenues_restore_the_board(seed):
+    for game, lays in lay_positions(3, seed, "random_legal"):
+        eng = game._eng
+        company = game.actor_label()
+        c = eng.t.company_index[company]
+        fleet = [(v, game.ruleset.vehicles[v].kind, game.ruleset.vehicles[v].range)
+                 for v in fleets(game, company)[0]]
+        ctx = operating.revenue_context(eng, c)
+        before = board_state(eng.board)
+        triples = [(a["hex"], a["tile"], a["rotation"]) for a in lays]
+        got = eng.board.lay_revenues(company, eng.is_major(c), fleet, ctx, triples)
+        assert board_state(eng.board) == before
+        expected = []
+        for hex_, tile, rotation in triples:
+            copy = eng.board.clone()
+            copy.lay_tile(hex_, tile, rotation)
+            expected.append(copy.best_routes(company, eng.is_major(c), fleet, ctx).revenue)
+        assert got == expected
+
+
+def test_lay_revenues_reject_other_actions():
+    game = next(g for g, _ in lay_positions(2, 1, "random_legal"))
+    company = game.actor_label()
+    with pytest.raises(ValueError):
+        game.lay_revenues(company, fleets(game, company)[0], [{"type": "skip"}])
