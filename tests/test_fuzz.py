@@ -187,6 +187,9 @@ def _bought(game, action) -> bool:
      lambda e: e.cert_owner[first_started(e, "major")].__setitem__(
          0, (e.cert_owner[first_started(e, "major")][0] + 1) % e.n),
      "Trust Family certificate passed from"),
+    ("certificate with an owner code nobody has", _bought,
+     lambda e: e.cert_owner[first_started(e)].__setitem__(1, POOL + 50),
+     "certificates with an unknown owner"),
     ("phase goes back", lambda g, a: g._eng.phase >= 1, lambda e: setattr(e, "phase", 0),
      "went back from phase 1"),
     ("retired vehicles kept", lambda g, a: any(g._eng.co_vehicles),

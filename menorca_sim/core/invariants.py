@@ -6,14 +6,41 @@ from __future__ import annotations
 from menorca_sim.core.codes import BOX, POOL, TREASURY
 from menorca_sim.core.phases import company_to_discard
 
+OTHER_OWNERS = (TREASURY, POOL, BOX)  # their tally slots follow the players' 0..n-1
 
-def holdings(eng) -> tuple[list[bool], list[tuple[int, list[int], list[int]]]]:
-    """Companies started, and per player: certificates counting toward his limit,
-    certificates held and percent held per company."""
-    nc = len(eng.t.companies)
+
+def tally(eng) -> tuple[list[list[int]], list[list[int]]]:
+    """Per company, certificates and percent held by each owner slot (players 0..n-1,
+    then treasury, pool, box; the last slot collects owner codes that are none of
+    them): one pass over the certificates instead of a scan per owner."""
+    n = eng.n
+    unknown = n + len(OTHER_OWNERS)
+    slots = {owner: n + i for i, owner in enumerate(OTHER_OWNERS)}
+    counts, percents = [], []
+    for c, company in enumerate(eng.t.companies):
+        count = [0] * (unknown + 1)
+        percent = [0] * (unknown + 1)
+        for owner, share in zip(eng.cert_owner[c], company.certificates):
+            slot = owner if 0 <= owner < n else slots.get(owner, unknown)
+            count[slot] += 1
+            percent[slot] += share
+        counts.append(count)
+        percents.append(percent)
+    return counts, percents
+
+
+def holdings(eng, tallied: tuple | None = None) -> tuple[list[bool], list[tuple[int, list[int], list[int]]]]:
+    """Companies started, and per player: certificates counting toward his limit (not
+    those of closed companies or in the orange zone), certificates held and percent held
+    per company. `tallied`: tally(eng), when the caller has it already."""
+    counts, percents = tallied if tallied is not None else tally(eng)
+    m = eng.t.market
+    counted = [not eng.closed[c] and not (eng.started[c] and m.orange(eng.co_row[c], eng.co_col[c]))
+               for c in range(len(counts))]
     return (list(eng.started),
-            [(eng.cert_count(p), [eng.count_of(c, p) for c in range(nc)],
-              [eng.percent(c, p) for c in range(nc)]) for p in range(eng.n)])
+            [(sum(counts[c][p] for c in range(len(counts)) if counted[c]),
+              [count[p] for count in counts], [percent[p] for percent in percents])
+             for p in range(eng.n)])
 
 
 def violations(eng, before: tuple) -> list[str]:
@@ -24,18 +51,23 @@ def violations(eng, before: tuple) -> list[str]:
     if eng.money_total() != eng.start_value:
         out.append(f"money not conserved: {eng.money_total()} != {eng.start_value}")
     limit = eng.rs.stock.holding_limit
+    counts, percents = tallied = tally(eng)
+    pool = eng.n + OTHER_OWNERS.index(POOL)
+    unknown = eng.n + len(OTHER_OWNERS)  # not [-1]: the compiled core has wraparound off
     for c in range(len(t.companies)):
-        held = sum(eng.percent(c, o) for o in list(range(eng.n)) + [TREASURY, POOL, BOX])
+        if counts[c][unknown]:
+            out.append(f"{t.company_ids[c]}: {counts[c][unknown]} certificates with an unknown owner")
+        held = sum(percents[c])
         if held != 100:
             out.append(f"{t.company_ids[c]}: shares sum to {held} %")
-        if eng.count_of(c, POOL) > eng.rs.stock.pool_limit:
-            out.append(f"{t.company_ids[c]}: {eng.count_of(c, POOL)} certificates in the pool")
+        if counts[c][pool] > eng.rs.stock.pool_limit:
+            out.append(f"{t.company_ids[c]}: {counts[c][pool]} certificates in the pool")
         if eng.started[c] and not t.market.exists(eng.co_row[c], eng.co_col[c]):
             out.append(f"{t.company_ids[c]}: price token off the market")
         if eng.co_cash[c] < 0:
             out.append(f"{t.company_ids[c]}: negative cash")
     started_before, before_held = before
-    now = holdings(eng)[1]
+    now = holdings(eng, tallied)[1]
     for p in range(eng.n):
         if eng.p_cash[p] < 0:
             out.append(f"P{p + 1}: negative cash")

@@ -201,7 +201,6 @@ def _follow(m, cell: tuple[int, int], moves: list[str]) -> tuple[int, int]:
 
 def _trust_and_progress(eng, before: Before, trust: dict[int, int]) -> list[str]:
     t = eng.t
-    rs = eng.rs
     out = []
     for c in range(len(t.companies)):
         if t.companies[c].kind != "major" or not eng.started[c]:
@@ -215,9 +214,9 @@ def _trust_and_progress(eng, before: Before, trust: dict[int, int]) -> list[str]
         out.append(f"epoch {eng.epoch} in phase {t.phases[eng.phase].name} of epoch {t.phases[eng.phase].epoch}")
     for c in range(len(t.companies)):
         for v in eng.co_vehicles[c]:
-            retire = rs.vehicles[t.vehicle_ids[v]].retire
-            if retire and rs.phase_index(retire) <= eng.phase:
-                out.append(f"{t.company_ids[c]} still owns {t.vehicle_ids[v]}, retired in {retire}")
+            if t.vehicle_retire[v] <= eng.phase:
+                out.append(f"{t.company_ids[c]} still owns {t.vehicle_ids[v]}, "
+                           f"retired in {t.phases[t.vehicle_retire[v]].name}")
     return out
 
 
