@@ -8,11 +8,12 @@ BUILT  := .build-stamp
 
 .PHONY: test test-slow report bench fuzz build clean
 
-# The venv holds the package installed in editable mode with its test and dask extras.
+# The venv holds the package installed in editable mode with its test and dask extras
+# (without compiling: $(BUILT) compiles the core in place).
 $(STAMP): pyproject.toml setup.py
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[test,dask]'
+	MENORCA_SIM_NO_EXT=1 $(PY) -m pip install --quiet -e '.[test,dask]'
 	touch $(STAMP)
 
 # Compile the core in place (serialised: several shells may build at once).

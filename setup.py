@@ -17,8 +17,11 @@ DIRECTIVES = {
     "embedsignature": True,
 }
 
+# The Makefile installs the package editable with MENORCA_SIM_NO_EXT=1, then compiles in
+# place (`setup.py build_ext --inplace`), so the core is compiled once, not twice.
+SKIP = os.environ.get("MENORCA_SIM_NO_EXT") == "1"
 sources = sorted(p for p in glob("menorca_sim/core/*.py") if not p.endswith("__init__.py"))
 setup(
-    ext_modules=cythonize(sources, compiler_directives=DIRECTIVES, quiet=True),
+    ext_modules=[] if SKIP else cythonize(sources, compiler_directives=DIRECTIVES, quiet=True),
     zip_safe=False,
 )

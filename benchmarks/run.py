@@ -152,17 +152,18 @@ def child_rate(games: int, policy: str) -> dict[str, Any]:
 
 
 class _Split:
-    """Makes the profile separable: policies' `act` and the Board's `best_routes` run
-    through these Python functions, whose cumulative times cProfile then reports."""
+    """Makes the profile separable: policies' `act` and the Board's route searches
+    (`best_routes`, `lay_revenues`) run through these Python functions, whose cumulative
+    times cProfile then reports."""
     in_policy = False
 
     @staticmethod
-    def routes_for_policy(best_routes, *args):
-        return best_routes(*args)
+    def routes_for_policy(search, *args):
+        return search(*args)
 
     @staticmethod
-    def routes_for_engine(best_routes, *args):
-        return best_routes(*args)
+    def routes_for_engine(search, *args):
+        return search(*args)
 
 
 class _ProfiledPolicy:
@@ -178,6 +179,16 @@ class _ProfiledPolicy:
             _Split.in_policy = False
 
 
+def _route_search(original: Callable) -> Callable:
+    def search(self, *args):
+        via = _Split.routes_for_policy if _Split.in_policy else _Split.routes_for_engine
+        return via(original, self, *args)
+    return search
+
+
+ROUTE_SEARCHES = ("best_routes", "lay_revenues")  # the Board's route optimisations
+
+
 def _play_profiled(rs, specs, make_policy, play_game, seed_sequences, np) -> None:
     for spec in specs:
         streams = seed_sequences(spec.seed, spec.players)[1:]
@@ -188,9 +199,11 @@ def _play_profiled(rs, specs, make_policy, play_game, seed_sequences, np) -> Non
 
 def child_split(games: int, policy: str) -> dict[str, Any]:
     """Where a game's time goes, from cProfile over a batch: route optimisation (all time
-    in Board.best_routes, whoever asks), policies (time in `act`, less the routes they
-    ask for), engine (the rest: rules, legal actions, the Game API). Also the functions
-    with the most own time, as evidence for what to optimise."""
+    in the Board's route searches, single or batched, whoever asks), the players' own
+    logic (own time of the functions in `policies/`), the players' other questions to
+    the Game API (state records, candidate lays, board copies: time in `act` less both),
+    and the engine (the rest: rules, legal actions). Also the functions with the most own
+    time, as evidence for what to optimise."""
     import numpy as np
 
     from menorca_sim.core.board import Board
@@ -199,13 +212,8 @@ def child_split(games: int, policy: str) -> dict[str, Any]:
     from menorca_sim.rules import load_ruleset
     from policies import make_policy
 
-    original = Board.best_routes
-
-    def best_routes(self, *args):
-        via = _Split.routes_for_policy if _Split.in_policy else _Split.routes_for_engine
-        return via(original, self, *args)
-
-    Board.best_routes = best_routes
+    for name in ROUTE_SEARCHES:
+        setattr(Board, name, _route_search(getattr(Board, name)))
     rs = load_ruleset()
     specs = game_specs(games, policy)
     profile = cProfile.Profile()
@@ -220,8 +228,10 @@ def child_split(games: int, policy: str) -> dict[str, Any]:
     total = cumulative(_play_profiled)
     routes_policy, routes_engine = cumulative(_Split.routes_for_policy), cumulative(_Split.routes_for_engine)
     act = cumulative(_ProfiledPolicy.act)
+    players_dir = str(ROOT / "policies")
+    players_own = sum(st[2] for (f, _, _), st in stats.stats.items() if f.startswith(players_dir))
     shares = {"engine": total - act - routes_engine, "routes": routes_policy + routes_engine,
-              "policies": act - routes_policy}
+              "players' queries": act - routes_policy - players_own, "players' own logic": players_own}
     own = sorted(stats.stats.items(), key=lambda kv: kv[1][2], reverse=True)[:10]
     return {"mode": core_mode(), "games": games, "profiled_s": total,
             "share": {k: v / total for k, v in shares.items()},

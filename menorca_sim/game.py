@@ -269,14 +269,28 @@ class Game:
     def state(self) -> dict:
         """The state record of the game log (see issue 3)."""
         eng = self._eng
+        return {"bank": eng.bank, "players": [self.player_state(p) for p in range(eng.n)],
+                "companies": self.company_states(), "phase": eng.t.phases[eng.phase].name,
+                "epoch": eng.epoch, "start_player": eng.start_player}
+
+    def player_state(self, seat: int) -> dict:
+        """`state()["players"][seat]`, without building the rest of the state."""
+        eng = self._eng
+        t = eng.t
+        shares = {}
+        for c, company in enumerate(t.company_ids):
+            percent = eng.percent(c, seat)
+            if percent:
+                shares[company] = percent
+        return {"cash": eng.p_cash[seat], "shares": shares, "certs": eng.cert_count(seat),
+                "legacies": [t.legacy_ids[l] for l in eng.leg_in_play
+                             if eng.leg_player[l] == seat and not eng.leg_closed[l]]}
+
+    def company_states(self) -> dict:
+        """`state()["companies"]`: the records of the companies started and not closed."""
+        eng = self._eng
         t = eng.t
         ids = t.company_ids
-        players = []
-        for p in range(eng.n):
-            shares = {ids[c]: eng.percent(c, p) for c in range(len(ids)) if eng.percent(c, p)}
-            players.append({"cash": eng.p_cash[p], "shares": shares, "certs": eng.cert_count(p),
-                            "legacies": [t.legacy_ids[l] for l in eng.leg_in_play
-                                         if eng.leg_player[l] == p and not eng.leg_closed[l]]})
         companies = {}
         for c in range(len(ids)):
             if not eng.started[c] or eng.closed[c]:
@@ -292,8 +306,7 @@ class Game:
                 "legacies": [t.legacy_ids[l] for l in eng.leg_in_play
                              if eng.leg_company[l] == c and not eng.leg_closed[l]],
             }
-        return {"bank": eng.bank, "players": players, "companies": companies,
-                "phase": t.phases[eng.phase].name, "epoch": eng.epoch, "start_player": eng.start_player}
+        return companies
 
     def header(self) -> dict:
         eng = self._eng

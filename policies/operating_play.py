@@ -10,7 +10,7 @@ from policies.valuation import DecisionCache, surviving, vehicle_shortfall
 
 def _company(game, cache: DecisionCache) -> tuple[str, dict]:
     company = view.operating_company(game)
-    return company, cache.observation(game)["companies"][company]
+    return company, cache.companies(game)[company]
 
 
 def _probe_fleet(game, company: str, fleet: list[str]) -> list[str]:
@@ -42,9 +42,9 @@ def lay_tile(game, legal: list[dict], params, cache: DecisionCache) -> dict:
         return best
     best_key = (0.0, 0)
     for a in lays:
-        revenue = lookahead_revenue(game, company, fleet, [a], params.lookahead - 1)
+        revenue = lookahead_revenue(game, company, fleet, [a], params.lookahead - 1, cache)
         key = (revenue * params.horizon - a["cost"],
-               len(view.next_lays(game, company, [a])) if revenue == 0 and a["cost"] == 0 else 0)
+               len(cache.next_lays(game, company, [a])) if revenue == 0 and a["cost"] == 0 else 0)
         if key > best_key:
             best, best_key = a, key
     return best
@@ -72,16 +72,17 @@ def _port_hexes(ruleset) -> frozenset:
 
 
 def lookahead_revenue(game, company: str, fleet: list[str], lays: list[dict], depth: int,
-                      enough: int = 0) -> int:
+                      cache: DecisionCache, enough: int = 0) -> int:
     """What `fleet` earns after `lays`, or, while that is nothing, after up to `depth`
     further lays in later turns (the best sequence, or the first found that earns
     `enough` when that is set): how a company with no route yet finds its track."""
     best = view.route_revenue(game, company, fleet, lays)
     if best == 0 and depth > 0:
-        nexts = view.next_lays(game, company, lays)
+        nexts = cache.next_lays(game, company, lays)
         # the last level asks the core for all its lays at once
         values = (view.lay_revenues(game, company, fleet, nexts, lays) if depth == 1 else
-                  (lookahead_revenue(game, company, fleet, lays + [nxt], depth - 1, enough) for nxt in nexts))
+                  (lookahead_revenue(game, company, fleet, lays + [nxt], depth - 1, cache, enough)
+                   for nxt in nexts))
         for value in values:
             best = max(best, value)
             if enough and best >= enough:
@@ -149,10 +150,10 @@ def phase_change_harm(game, company: str, params, cache: DecisionCache) -> float
     """Revenue per OR the other companies lose when the next phase begins: a rival's
     (another director's) loss counts `rival_harm`, a loss of a sister company (same
     director) counts fully against the purchase."""
-    obs = cache.observation(game)
-    me = obs["companies"][company]["director"]
+    companies = cache.companies(game)
+    me = companies[company]["director"]
     harm = 0.0
-    for other, info in obs["companies"].items():
+    for other, info in companies.items():
         if other == company or not info["vehicles"]:
             continue
         loss = (cache.revenue(game, other, info["vehicles"])
@@ -294,16 +295,15 @@ def discard_vehicle(game, legal: list[dict], params, cache: DecisionCache) -> di
 def place_market_marker(game, legal: list[dict], params, cache: DecisionCache) -> dict:
     """Where the company's routes (with the vehicles it could soon run) earn most from it."""
     company = view.marker_company(game)
-    info = cache.observation(game)["companies"][company]
+    info = cache.companies(game)[company]
     fleet = _probe_fleet(game, company, info["vehicles"])
     return max(legal, key=lambda a: (view.route_revenue(game, company, fleet, [a]), -legal.index(a)))
 
 
 def place_goods_marker(game, legal: list[dict], params, cache: DecisionCache) -> dict:
     """Where the sea companies' current routes go most often (each visit pays the minor)."""
-    obs = cache.observation(game)
     visits: dict[str, int] = {}
-    for company, info in obs["companies"].items():
+    for company, info in cache.companies(game).items():
         plan = view.route_plan(game, company, info["vehicles"])
         for route in plan.routes if plan is not None else ():
             if route.kind == "ship":

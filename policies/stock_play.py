@@ -40,16 +40,14 @@ def failing(game, company: str, info: dict, params, cache: DecisionCache) -> boo
 
 def reserve(game, seat: int, params, cache: DecisionCache) -> int:
     """Cash kept back: what forced purchases of its companies could demand, scaled by caution."""
-    obs = cache.observation(game)
-    need = sum(vehicle_shortfall(game, c, info) for c, info in obs["companies"].items()
+    need = sum(vehicle_shortfall(game, c, info) for c, info in cache.companies(game).items()
                if directs(game, c, seat))
     return int(need * (1 - params.risk))
 
 
 def stock_turn(game, legal: list[dict], seat: int, params, cache: DecisionCache) -> dict:
-    obs = cache.observation(game)
-    me = obs["players"][seat]
-    companies = obs["companies"]
+    me = cache.player(game, seat)
+    companies = cache.companies(game)
     sells = [a for a in legal if a["type"] == "sell_cert"]
     done = next((a for a in legal if a["type"] in ("pass", "end_turn")), None)
     scores = {c: company_score(game, c, companies[c], seat, params, cache) for c in companies}
@@ -89,8 +87,7 @@ def _start(game, legal: list[dict], seat: int, params, cash: int, cache: Decisio
     starts = [a for a in legal if a["type"] == "start_company"]
     if not starts:
         return None
-    obs = cache.observation(game)
-    directed = sum(1 for c in obs["companies"] if directs(game, c, seat))
+    directed = sum(1 for c in cache.companies(game) if directs(game, c, seat))
     if directed >= params.max_companies:
         return None
     rs = game.ruleset
@@ -130,4 +127,4 @@ def _search_prospects(game, start: dict, depth: int) -> bool:
     trial.apply(start)
     company = start["company"]
     fleet = sorted(set(view.for_sale(trial, company)))
-    return lookahead_revenue(trial, company, fleet, [], depth, enough=1) > 0
+    return lookahead_revenue(trial, company, fleet, [], depth, DecisionCache(), enough=1) > 0

@@ -6,8 +6,8 @@ from policies import game_view as view
 
 
 class DecisionCache:
-    """The observation and the companies' revenue keys of the current decision
-    (dropped when the game moves on), and
+    """The company records, the player records, the companies' revenue keys and the
+    candidate lays asked for in the current decision (dropped when the game moves on), and
     route revenues of (company, fleet) keyed by everything they depend on (map,
     phase, the company's bonuses and markers), so that they carry over between
     decisions that leave those alone, such as a whole stock round."""
@@ -16,21 +16,40 @@ class DecisionCache:
 
     def __init__(self) -> None:
         self._key = None
-        self._obs: dict | None = None
+        self._companies: dict[str, dict] | None = None
+        self._players: dict[int, dict] = {}
+        self._next_lays: dict[tuple, list[dict]] = {}
         self._revenue_keys: dict[str, tuple] = {}
         self._revenue: dict[tuple, int] = {}
 
-    def observation(self, game) -> dict:
+    def companies(self, game) -> dict[str, dict]:
+        """`game.company_states()`: the companies started and not closed."""
         self._sync(game)
-        if self._obs is None:
-            self._obs = game.observation()
-        return self._obs
+        if self._companies is None:
+            self._companies = game.company_states()
+        return self._companies
+
+    def player(self, game, seat: int) -> dict:
+        """`game.player_state(seat)`."""
+        self._sync(game)
+        if seat not in self._players:
+            self._players[seat] = game.player_state(seat)
+        return self._players[seat]
 
     def _sync(self, game) -> None:
         """Drop what belongs to an earlier decision."""
         key = view.decision_key(game)
         if key != self._key:
-            self._key, self._obs, self._revenue_keys = key, None, {}
+            self._key, self._companies, self._players, self._revenue_keys = key, None, {}, {}
+            self._next_lays = {}
+
+    def next_lays(self, game, company: str, done: list[dict]) -> list[dict]:
+        """`game.next_lays(company, done)`, asked once per decision."""
+        self._sync(game)
+        k = (company, tuple((lay["hex"], lay["tile"], lay["rotation"]) for lay in done))
+        if k not in self._next_lays:
+            self._next_lays[k] = view.next_lays(game, company, done)
+        return self._next_lays[k]
 
     def revenue_key(self, game, company: str) -> tuple:
         """`revenue_key` of the company, asked once per decision."""

@@ -79,6 +79,33 @@ def test_companies_by_draw_leave_out_the_minor_not_drawn(mixed):
     assert (started["final_price"] > 0).all()
 
 
+def test_games_carry_their_draw(mixed):
+    expected = {(g["variant"], g["game_id"]): "+".join(sorted(g["minors"])) for g in _rows(mixed, "games")}
+    games = Dataset(mixed).games
+    assert dict(zip(games.select("variant", "game_id").iter_rows(), games["draw"])) == expected
+
+
+def test_companies_by_draw_match_the_company_rows_in_play(mixed):
+    games = {(g["variant"], g["game_id"]): g for g in _rows(mixed, "games")}
+    minors = {m for g in games.values() for m in g["minors"]}
+    rows = defaultdict(list)
+    for c in _rows(mixed, "companies"):
+        game = games[c["variant"], c["game_id"]]
+        if c["company"] not in minors or c["company"] in game["minors"]:
+            rows[c["variant"], game["players"], "+".join(sorted(game["minors"])), c["company"]].append(c)
+    table = aggregate.draw_companies(Dataset(mixed))
+    assert table.height == len(rows)
+    for row in table.iter_rows(named=True):
+        companies = rows[row["variant"], row["players"], row["draw"], row["company"]]
+        floated = [c["revenue_total"] for c in companies if c["floated"]]
+        assert row["games"] == len(companies)
+        assert row["start_rate"] == pytest.approx(np.mean([c["started"] for c in companies]))
+        if floated:
+            assert row["revenue"] == pytest.approx(np.mean(floated))
+        else:
+            assert row["revenue"] is None
+
+
 def test_legacy_value_matches_the_auction_rows(mixed):
     expected = defaultdict(list)
     games = {g["game_id"]: g for g in _rows(mixed, "games")}
@@ -152,6 +179,16 @@ def test_analyse_corrects_every_comparison_together(planted):
     assert "with 3 players, policy heuristic+gamma" in flagged
     assert "with 3 players, the buyer of L9" in flagged
     assert not any("seat" in s for s in flagged)
+
+
+def test_auction_strategies_get_their_own_tables_when_they_split_the_players_otherwise(tmp_path):
+    data = synthetic_data.write_dataset(tmp_path, synthetic_data.Spec(games=60, seed=4))
+    assert "auction_strategy_win_share" not in aggregate.analyse(Dataset(data)).tables
+    for part in (data / "players").glob("*.parquet"):
+        pl.read_parquet(part).with_columns(auction_strategy=pl.when(pl.col("seat") == 0).then(pl.lit("opener"))
+                                           .otherwise("auction_strategy")).write_parquet(part)
+    tables = aggregate.analyse(Dataset(data)).tables
+    assert {"policy_win_share", "auction_strategy_win_share", "policy_ratings", "auction_strategy_ratings"} <= set(tables)
 
 
 def test_a_dataset_with_only_games_still_analyses(tmp_path):

@@ -123,7 +123,7 @@ def test_resume_with_another_plan_is_refused_and_keeps_the_games(scratch, tmp_pa
     again = CliRunner().invoke(CLI, ["run", str(scratch / "tiny.toml"), "--out", str(out), "--resume", "--games", "4"])
     assert again.exit_code == 2
     assert again.output.strip().splitlines() == [
-        f"{out}: the dataset was started from another plan (differs in: games); resume with the same experiment and --games"]
+        f"error: {out}: the dataset was started from another plan (differs in: games); resume with the same experiment and --games"]
     assert store.read_table(out, "games").equals(games)
 
 

@@ -211,4 +211,4 @@ def test_cli_prints_the_error_line_without_traceback(tmp_path):
     path = write(tmp_path, GOOD.replace("games = 6", "games = 0"))
     proc = subprocess.run([sys.executable, "-c", "from menorca_sim.cli.run import command; command()",
                            str(path), "--out", str(tmp_path / "out")], capture_output=True, text=True)
-    assert (proc.returncode, proc.stdout, proc.stderr) == (2, "", "exp.toml: games: expected a positive integer, got 0\n")
+    assert (proc.returncode, proc.stdout, proc.stderr) == (2, "", "error: exp.toml: games: expected a positive integer, got 0\n")

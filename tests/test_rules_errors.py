@@ -154,7 +154,7 @@ def test_api_error(bad_file, edits, message):
 def test_cli_check_error(bad_file, edits, message):
     result = CliRunner().invoke(main, ["rules", "check", str(bad_file(variant(edits)))])
     assert result.exit_code == 2
-    assert result.stderr == f"bad.toml: {message}\n"
+    assert result.stderr == f"error: bad.toml: {message}\n"
     assert result.stdout == ""
     assert "Traceback" not in result.output
 

@@ -179,9 +179,9 @@ def test_cli_runs_and_refuses_a_used_folder(tmp_path, monkeypatch):
     assert read_table(tmp_path / "reports" / "toy" / "data", "games").num_rows == 72
     again = runner.invoke(cli_run.command, [str(exp), "--jobs", "1", "--games", "6"])
     assert again.exit_code == 2
-    assert again.output == "reports/toy/data: output folder is not empty (add --resume to finish an interrupted " \
+    assert again.output == "error: reports/toy/data: output folder is not empty (add --resume to finish an interrupted " \
                            "run, or choose another --out)\n"
     resumed = runner.invoke(cli_run.command, [str(exp), "--jobs", "1", "--games", "6", "--resume"])
     assert resumed.exit_code == 0 and "0 games played" in resumed.output
     bad = runner.invoke(cli_run.command, [str(exp), "--scheduler", "tcp://h:1"])
-    assert (bad.exit_code, bad.output) == (2, "--scheduler needs --backend dask\n")
+    assert (bad.exit_code, bad.output) == (2, "error: --scheduler needs --backend dask\n")

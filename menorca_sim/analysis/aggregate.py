@@ -1,4 +1,4 @@
-"""Balance tables from an experiment's Parquet dataset (polars, lazy over the part files).
+"""Balance tables from an experiment's Parquet dataset (polars).
 
 Every table is tidy: one row per group, group keys first (`variant` and `players`
 always, "" being the only variant of an experiment without variants), then counts,
@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Callable
 
@@ -48,6 +49,27 @@ class Dataset:
             return pl.from_arrow(TABLES[table].empty_table()).lazy()
         return pl.scan_parquet(f"{self.path}/{table}/*.parquet")
 
+    # Most tables start from the games or from the players joined with their game: each
+    # is read (and joined) once here and shared, not once per table. The list columns no
+    # table reads are left out: they are costly to load.
+
+    @cached_property
+    def games(self) -> pl.DataFrame:
+        """The games with `draw`: the minors in play, sorted, joined by '+'."""
+        games = self.scan("games").drop("legacies", "events", "policies", "winners").collect()
+        # A few distinct draws among many games: spell each out once.
+        draws = games.select(pl.col("minors").unique()).with_columns(
+            draw=pl.col("minors").list.sort().list.join("+"))
+        return games.join(draws, on="minors", how="left")
+
+    @cached_property
+    def players(self) -> pl.DataFrame:
+        """Player-game rows with the game's player count and minor draw; seats from 1."""
+        return (self.scan("players").drop("legacies", "legacy_prices")
+                .join(self.games.lazy().select("game_id", "variant", "players", "draw"), on=["game_id", "variant"])
+                .with_columns(seat=pl.col("seat") + 1)
+                .collect())
+
     @property
     def experiment(self) -> str:
         """The experiment's name: the runner's manifest holds the plan under "experiment"."""
@@ -66,20 +88,8 @@ class Dataset:
 
 # --- small building blocks -------------------------------------------------------------
 
-def _games(ds: Dataset) -> pl.LazyFrame:
-    """Games with `draw`: the minors in play, sorted, joined by '+'."""
-    return ds.scan("games").with_columns(draw=pl.col("minors").list.sort().list.join("+"))
-
-
 def _variants(ds: Dataset) -> list[str]:
-    return ds.scan("games").select(pl.col("variant").unique().sort()).collect().to_series().to_list()
-
-
-def _players(ds: Dataset) -> pl.LazyFrame:
-    """Player-game rows with the game's player count and minor draw; seats from 1."""
-    return (ds.scan("players")
-            .join(_games(ds).select("game_id", "variant", "players", "draw"), on=["game_id", "variant"])
-            .with_columns(seat=pl.col("seat") + 1))
+    return ds.games["variant"].unique().sort().to_list()
 
 
 def _mean_aggs(name: str, expr: pl.Expr) -> list[pl.Expr]:
@@ -132,42 +142,50 @@ def _distribution(lf: pl.LazyFrame, keys: list[str], column: str, categories: tu
 
 def seat_win_share(ds: Dataset) -> pl.DataFrame:
     """Win share by seat for each player count, against the fair 1/N."""
-    return _win_shares(_players(ds), [*KEYS, "seat"]).drop("seats")
+    return _win_shares(ds.players.lazy(), [*KEYS, "seat"]).drop("seats")
 
 
 def draw_seat_win_share(ds: Dataset) -> pl.DataFrame:
     """Win share by seat for each minor draw and player count."""
-    return _win_shares(_players(ds), [*KEYS, "draw", "seat"]).drop("seats")
+    return _win_shares(ds.players.lazy(), [*KEYS, "draw", "seat"]).drop("seats")
 
 
 def draw_summary(ds: Dataset) -> pl.DataFrame:
     """Games, mean game length (ORs, SRs) per minor draw and player count."""
-    df = (_games(ds).group_by([*KEYS, "draw"])
+    df = (ds.games.lazy().group_by([*KEYS, "draw"])
           .agg(pl.len().alias("games"), *_mean_aggs("ors", pl.col("ors")), *_mean_aggs("srs", pl.col("srs")))
           .sort([*KEYS, "draw"]).collect())
     return _finish_means(df, "ors", "srs")
 
 
 def draw_end_reasons(ds: Dataset) -> pl.DataFrame:
-    return _distribution(_games(ds), [*KEYS, "draw"], "end_reason", END_REASONS)
+    return _distribution(ds.games.lazy(), [*KEYS, "draw"], "end_reason", END_REASONS)
 
 
 def draw_companies(ds: Dataset) -> pl.DataFrame:
     """Per minor draw, player count and company in play: how often it starts and floats,
     its route revenue over the game (games where it floated) and its final price
     (games where it started). A minor that was not drawn is not in play."""
-    games = _games(ds)
-    all_minors = games.select(pl.col("minors").explode().unique()).collect().to_series().to_list()
-    lf = (ds.scan("companies").join(games.select("game_id", "variant", "players", "draw", "minors"),
-                                    on=["game_id", "variant"])
-          .filter(~pl.col("company").is_in(all_minors) | pl.col("company").is_in(pl.col("minors"))))
-    floated = pl.col("revenue_total").filter(pl.col("floated"))
+    all_minors = ds.games["minors"].explode().unique().to_list()
+    minors_of_draw = ds.games.lazy().group_by("draw").agg(pl.col("minors").first())
     # Companies in the order the dataset lists them (the ruleset's order).
     order = ds.scan("companies").select(pl.col("company").unique(maintain_order=True)).collect().to_series()
-    df = (lf.group_by([*KEYS, "draw", "company"])
+    df = (ds.scan("companies")
+          # Null where it did not float: a column, not a filter in each group, is faster.
+          .with_columns(revenue=pl.when(pl.col("floated")).then(pl.col("revenue_total")))
+          # The draw as a categorical while the rows are many: faster to join and group.
+          .join(ds.games.lazy().select("game_id", "variant", "players", pl.col("draw").cast(pl.Categorical)),
+                on=["game_id", "variant"])
+          .group_by([*KEYS, "draw", "company"])
           .agg(pl.len().alias("games"), pl.col("started").sum().alias("started_n"),
                pl.col("floated").sum().alias("floated_n"),
-               *_mean_aggs("revenue", floated), *_mean_aggs("final_price", pl.col("final_price")))
+               *_mean_aggs("revenue", pl.col("revenue")), *_mean_aggs("final_price", pl.col("final_price")))
+          .with_columns(pl.col("draw").cast(pl.String))
+          # Whether a minor is in play depends on the draw alone, a group key: dropping the
+          # minors not drawn group by group, not row by row, is much cheaper.
+          .join(minors_of_draw, on="draw")
+          .filter(~pl.col("company").is_in(all_minors) | pl.col("company").is_in(pl.col("minors")))
+          .drop("minors")
           .sort([*KEYS, "draw", pl.col("company").replace_strict(order, range(order.len()))]).collect())
     df = _with_rate(_with_rate(df, "start_rate", "started_n"), "float_rate", "floated_n")
     return _finish_means(df, "revenue", "final_price").drop("started_n", "floated_n")
@@ -176,14 +194,14 @@ def draw_companies(ds: Dataset) -> pl.DataFrame:
 def strategy_win_share(ds: Dataset, column: str) -> pl.DataFrame:
     """Win share per policy (column="policy") or auction strategy, per player count,
     against the fair 1/N; `seats` = how many different seats it played from."""
-    return _win_shares(_players(ds), [*KEYS, column])
+    return _win_shares(ds.players.lazy(), [*KEYS, column])
 
 
 def strategy_ratings(ds: Dataset, column: str, rng: np.random.Generator) -> pl.DataFrame:
     """Bradley-Terry ratings of the values of `column` across all tables of a variant
     (every player count): each game is decomposed into its pairs of seats with
     different strategies; the better rank wins, a tie counts half."""
-    p = _players(ds).select("game_id", "variant", "rank", pl.col(column).alias("name"))
+    p = ds.players.lazy().select("game_id", "variant", "rank", pl.col(column).alias("name"))
     names_by_variant = p.group_by("variant").agg(pl.col("name").unique().sort()).sort("variant").collect()
     index = names_by_variant.explode("name").with_columns(index=pl.int_range(pl.len()).over("variant"))
     # A game's pairs depend only on its line-up, the multiset of (strategy, rank): the
@@ -223,12 +241,10 @@ def legacy_value(ds: Dataset) -> pl.DataFrame:
     the price paid against the printed minimum, the income it paid before closing, its
     net value (income - price) and the buyer's wealth edge: final wealth minus the mean
     final wealth of the other players of the game, who hold the other legacies."""
-    players = _players(ds)
-    others = ds.scan("players").group_by("game_id", "variant").agg(table_wealth=pl.col("wealth").sum())
+    buyers = ds.players.lazy().select("game_id", "variant", "seat", "players", "win_share", "wealth",
+                                      table_wealth=pl.col("wealth").sum().over("game_id", "variant"))
     lf = (ds.scan("auctions").with_columns(seat=pl.col("buyer_seat") + 1)
-          .join(players.select("game_id", "variant", "seat", "players", "win_share", "wealth"),
-                on=["game_id", "variant", "seat"])
-          .join(others, on=["game_id", "variant"])
+          .join(buyers, on=["game_id", "variant", "seat"])
           .with_columns(net_value=pl.col("income_earned") - pl.col("price"),
                         wealth_edge=pl.col("wealth") - (pl.col("table_wealth") - pl.col("wealth"))
                         / (pl.col("players") - 1)))
@@ -247,7 +263,7 @@ def auction_prices(ds: Dataset) -> pl.DataFrame:
     """Distribution of the auction price per legacy and player count, the share of
     sales whose price fell (drops) and of those where it fell all the way to 0."""
     price = pl.col("price")
-    df = (ds.scan("auctions").join(_games(ds).select("game_id", "variant", "players"), on=["game_id", "variant"])
+    df = (ds.scan("auctions").join(ds.games.lazy().select("game_id", "variant", "players"), on=["game_id", "variant"])
           .group_by([*KEYS, "legacy"])
           .agg(pl.len().alias("games"), pl.col("min_price").mean().alias("min_price"),
                price.mean().alias("mean_price"), price.quantile(0.1, "nearest").alias("p10"),
@@ -260,27 +276,27 @@ def auction_prices(ds: Dataset) -> pl.DataFrame:
 
 def game_length(ds: Dataset) -> pl.DataFrame:
     """Stock rounds, operating rounds and the epoch reached, per player count."""
-    df = (_games(ds).group_by(KEYS)
+    df = (ds.games.lazy().group_by(KEYS)
           .agg(pl.len().alias("games"), *[a for m in ("srs", "ors", "epoch") for a in _mean_aggs(m, pl.col(m))])
           .sort(KEYS).collect())
     return _finish_means(df, "srs", "ors", "epoch")
 
 
 def phases_reached(ds: Dataset) -> pl.DataFrame:
-    return _distribution(_games(ds), KEYS, "phase")
+    return _distribution(ds.games.lazy(), KEYS, "phase")
 
 
 def epochs_reached(ds: Dataset) -> pl.DataFrame:
-    return _distribution(_games(ds), KEYS, "epoch")
+    return _distribution(ds.games.lazy(), KEYS, "epoch")
 
 
 def length_distribution(ds: Dataset) -> pl.DataFrame:
     """Share of games per number of operating rounds played."""
-    return _distribution(_games(ds), KEYS, "ors")
+    return _distribution(ds.games.lazy(), KEYS, "ors")
 
 
 def end_reasons(ds: Dataset) -> pl.DataFrame:
-    return _distribution(_games(ds), KEYS, "end_reason", END_REASONS)
+    return _distribution(ds.games.lazy(), KEYS, "end_reason", END_REASONS)
 
 
 def errors(ds: Dataset) -> pl.DataFrame:
@@ -291,10 +307,10 @@ def errors(ds: Dataset) -> pl.DataFrame:
 def _per_game_metrics(ds: Dataset) -> pl.DataFrame:
     """One row per game with every metric the variant comparison pairs: length, bank,
     end reason (0/1), each seat's win share and each company's revenue and floating."""
-    games = _games(ds).with_columns(
+    games = ds.games.lazy().with_columns(
         *[(pl.col("end_reason") == r).cast(pl.Float64).alias(f"share of games ending by {r}") for r in END_REASONS]
     ).rename({"ors": "ORs played", "srs": "SRs played", "epoch": "epoch reached", "bank": "bank cash at the end (R.)"})
-    seats = (_players(ds).select("game_id", "variant", pl.format("seat {} win share", "seat").alias("metric"),
+    seats = (ds.players.lazy().select("game_id", "variant", pl.format("seat {} win share", "seat").alias("metric"),
                                  "win_share").collect()
              .pivot(on="metric", index=["game_id", "variant"], values="win_share"))
     companies = (ds.scan("companies").select(
@@ -304,8 +320,7 @@ def _per_game_metrics(ds: Dataset) -> pl.DataFrame:
     companies = companies.rename({c: f"{c.split('_', 1)[1]} route revenue (R.)" if c.startswith("revenue_")
                                   else f"share of games where {c.split('_', 1)[1]} floats"
                                   for c in companies.columns if c not in ("game_id", "variant")})
-    return (games.drop("minors", "legacies", "events", "policies", "winners", "phase", "end_reason",
-                       "actions", "duration_s", "draw").collect()
+    return (games.drop("minors", "phase", "end_reason", "actions", "duration_s", "draw").collect()
             .join(seats, on=["game_id", "variant"], how="left")
             .join(companies, on=["game_id", "variant"], how="left"))
 
@@ -381,9 +396,8 @@ def _difference_comparisons(df: pl.DataFrame) -> list[stats.Comparison]:
 def _same_grouping(ds: Dataset, a: str, b: str) -> bool:
     """Whether two player columns split the player-games identically (then testing
     both would count one question twice)."""
-    counts = ds.scan("players").select(pl.col(a).n_unique().alias("a"), pl.col(b).n_unique().alias("b"),
-                                       pl.struct(a, b).n_unique().alias("ab")).collect().row(0)
-    return counts[0] == counts[1] == counts[2]
+    pairs = ds.players.select(a, b).unique()
+    return pairs[a].n_unique() == pairs[b].n_unique() == pairs.height
 
 
 @dataclass

@@ -6,7 +6,8 @@ from itertools import groupby
 
 import click
 
-from menorca_sim.rules import RulesetError, Ruleset, load_ruleset
+from menorca_sim.cli.errors import one_line_errors
+from menorca_sim.rules import Ruleset, load_ruleset
 from menorca_sim.rules.model import Company
 
 # Sections of plain options ([D]/[A] values), printed as `section.key = value`; the
@@ -19,20 +20,12 @@ def command() -> None:
     """Check or summarise a ruleset file."""
 
 
-def _load(file: str | None) -> Ruleset:
-    """Load FILE (default: the built-in v11 rules) or exit 2 with the one-line error."""
-    try:
-        return load_ruleset(file)
-    except RulesetError as exc:
-        click.echo(str(exc), err=True)
-        raise SystemExit(2) from None
-
-
 @command.command("check")
 @click.argument("file")
+@one_line_errors
 def check(file: str) -> None:
     """Validate FILE: exit 0 with a one-line summary, or exit 2 with the error line."""
-    r = _load(file)
+    r = load_ruleset(file)
     click.echo(f"{file}: ok: {r.name}: {len(r.companies)} companies, {len(r.vehicles)} vehicles, "
                f"{len(r.phases)} phases, {len(r.legacies)} legacies, {len(r.map.land)} land hexes, "
                f"{len(r.tiles)} tile types")
@@ -40,9 +33,10 @@ def check(file: str) -> None:
 
 @command.command("show")
 @click.argument("file", required=False)
+@one_line_errors
 def show(file: str | None) -> None:
     """Print a readable summary of FILE (default: the built-in v11 rules)."""
-    click.echo(describe(_load(file)))
+    click.echo(describe(load_ruleset(file)))
 
 
 def describe(r: Ruleset) -> str:

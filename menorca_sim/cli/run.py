@@ -6,9 +6,9 @@ from pathlib import Path
 
 import click
 
-from menorca_sim.cli.errors import one_line_errors
-from menorca_sim.experiment import ExperimentError, check_policy_spec, load_experiment
-from menorca_sim.runner import BACKENDS, RunError, run_experiment
+from menorca_sim.cli.errors import fail, one_line_errors
+from menorca_sim.experiment import check_policy_spec, load_experiment
+from menorca_sim.runner import BACKENDS, run_experiment
 
 
 @click.command("run")
@@ -30,14 +30,12 @@ def command(experiment: str, games: int | None, jobs: int | None, backend: str, 
     """Play EXPERIMENT (a TOML study) into Parquet tables: games, players, companies,
     auctions, errors. Exit 0 when done, 1 when --fail-fast stopped it, 2 on bad input."""
     if scheduler and backend != "dask":
-        _fail("--scheduler needs --backend dask")
+        fail("--scheduler needs --backend dask")
+    exp = load_experiment(experiment, games=games, check_policy=check_policy_spec)
     try:
-        exp = load_experiment(experiment, games=games, check_policy=check_policy_spec)
         summary = run_experiment(exp, Path(out) if out else Path("reports") / exp.name / "data", jobs=jobs,
                                  backend=backend, scheduler=scheduler, chunk=chunk, resume=resume,
                                  fail_fast=fail_fast, progress=not quiet and sys.stderr.isatty())
-    except (ExperimentError, RunError) as exc:
-        _fail(str(exc))
     except KeyboardInterrupt:
         click.echo("interrupted: finished chunks are kept; run again with --resume to finish", err=True)
         raise SystemExit(130)
@@ -45,7 +43,3 @@ def command(experiment: str, games: int | None, jobs: int | None, backend: str, 
     if summary.stopped_by:
         raise SystemExit(1)
 
-
-def _fail(message: str) -> None:
-    click.echo(message, err=True)
-    raise SystemExit(2)

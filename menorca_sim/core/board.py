@@ -135,7 +135,7 @@ class Board:
     def stations(self, company: str) -> list[tuple[str, str]]:
         c = self.tables.company_index[company]
         return [(self.tables.node_names[i // self.slots], STATION_KINDS[self.station_kind[i]])
-                for i in range(len(self.station_company)) if self.station_company[i] == c]
+                for i, owner in enumerate(self.station_company) if owner == c]
 
     def station_sites(self, company: str, kind: str) -> list[str]:
         tb = self.tables

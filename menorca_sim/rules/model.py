@@ -4,6 +4,7 @@ code. Field comments name the TOML key that sets them."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 
 NODE = 6
 """In a tile path, 6 stands for the tile's node; 0-5 are hex edges (0 = S, then clockwise)."""
@@ -243,10 +244,15 @@ class Ruleset:
     overrides: dict[str, object] = field(default_factory=dict)
 
     def phase_index(self, name: str) -> int:
-        for i, phase in enumerate(self.phases):
-            if phase.name == name:
-                return i
-        raise KeyError(name)
+        try:
+            return self._phase_positions[name]
+        except KeyError:
+            raise KeyError(name) from None
+
+    @cached_property
+    def _phase_positions(self) -> dict[str, int]:
+        # players ask this on every decision: a dict, not a scan of the phases
+        return {phase.name: i for i, phase in enumerate(self.phases)}
 
     @property
     def minors(self) -> tuple[str, ...]:
