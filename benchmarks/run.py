@@ -3,6 +3,7 @@ and written to benchmarks/results.json with the date and the machine.
 
     .venv/bin/python benchmarks/run.py            # the full run (long: see --long-games)
     .venv/bin/python benchmarks/run.py --quick    # a few minutes, every figure at small scale
+    .venv/bin/python benchmarks/run.py --quick --aggregate-games 1000000   # and the 1M aggregation
 
 Each mode-dependent figure is measured in a fresh child process (this script with
 `--child NAME`), so the compiled and the pure-Python core (MENORCA_SIM_PURE=1) never
@@ -477,8 +478,8 @@ def memory(scale: Scale, policy: str, figures: Figures, long_games: int) -> Verd
     return {"worker_peak_rss_mb": TARGETS["worker_peak_rss_mb"].verdict(max(peak, long["worker_peak_rss_mb"]))}
 
 
-def analysis_and_study(scale: Scale, policy: str, figures: Figures) -> Verdicts:
-    agg = figures["aggregate"] = aggregate_time(scale.aggregate_games)
+def analysis_and_study(scale: Scale, policy: str, figures: Figures, aggregate_games: int) -> Verdicts:
+    agg = figures["aggregate"] = aggregate_time(aggregate_games)
     show(f"aggregate {agg['games']:,} games s ({agg['tables']} tables)", agg["seconds"], "aggregate_s",
          fmt="{:,.2f}", scale=agg["games"])
     verdicts = {"aggregate_s": TARGETS["aggregate_s"].verdict(agg["seconds"], agg["games"])}
@@ -494,6 +495,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--quick", action="store_true", help="every figure at small scale (a few minutes)")
     parser.add_argument("--long-games", type=int, help="games of the long run for the parent's RSS "
                                                         f"(default {FULL.long_games:,}; --quick {QUICK.long_games})")
+    parser.add_argument("--aggregate-games", type=int, help="games of the synthetic dataset aggregated "
+                                                             f"(default {FULL.aggregate_games:,}; --quick {QUICK.aggregate_games:,})")
     parser.add_argument("--child", help=argparse.SUPPRESS)
     parser.add_argument("child_args", nargs="*", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -515,7 +518,8 @@ def main(argv: list[str] | None = None) -> None:
         ("Where a game's time goes (cProfile, shares of the game)", lambda: time_split(scale, policy, figures)),
         ("Through the runner", lambda: through_runner(scale, policy, figures)),
         ("Memory", lambda: memory(scale, policy, figures, args.long_games or scale.long_games)),
-        ("Analysis and the whole study", lambda: analysis_and_study(scale, policy, figures)),
+        ("Analysis and the whole study",
+         lambda: analysis_and_study(scale, policy, figures, args.aggregate_games or scale.aggregate_games)),
     ]
     for title, section in sections:
         print(title, flush=True)
