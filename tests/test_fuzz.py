@@ -19,9 +19,9 @@ from menorca_sim.fuzz import Failure, FuzzReport, fuzz_experiment, run_fuzz
 from menorca_sim.game import Game, InvariantError
 from menorca_sim.rules import load_ruleset
 
-# The default test run's fuzz: ~100 s on 2 cores shared with other work, ~60 s on 2 idle
-# ones (about 5 games/s with every check on); `make fuzz` plays 100,000.
-SHORT_FUZZ_GAMES = 600
+# The default test run's fuzz: about 1,000 games (a multiple of the 6 player-count x draw
+# cells), ~60 s on 2 idle cores (~18 games/s with every check on); `make fuzz` plays 100,000.
+SHORT_FUZZ_GAMES = 1002
 RS = load_ruleset()
 
 
