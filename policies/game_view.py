@@ -1,7 +1,8 @@
 """What the scripted players ask of a game beyond its state records (`company_states`,
-`player_state`) and the legal actions, in the terms they think in. Everything goes through the public Game API
-(`auction_state`, `route_plan`, `lay_revenues`, `next_lays`, `pending_revenue`, `vehicles_for_sale`,
-`revenue_key`, ...); this module only names and reshapes those answers."""
+`player_state`) and the legal actions, in the terms they think in. Everything goes
+through the public Game API (`auction_state`, `route_plan`, `lay_revenues`,
+`next_lays`, `pending_revenue`, `vehicles_for_sale`, `revenue_key`, ...); this module
+only names and reshapes those answers."""
 from __future__ import annotations
 
 

@@ -40,8 +40,8 @@ class DecisionCache:
         """Drop what belongs to an earlier decision."""
         key = view.decision_key(game)
         if key != self._key:
-            self._key, self._companies, self._players, self._revenue_keys = key, None, {}, {}
-            self._next_lays = {}
+            self._key, self._companies = key, None
+            self._players, self._next_lays, self._revenue_keys = {}, {}, {}
 
     def next_lays(self, game, company: str, done: list[dict]) -> list[dict]:
         """`game.next_lays(company, done)`, asked once per decision."""

@@ -183,13 +183,17 @@ class Engine:
     def sold_percent(self, c: int) -> int:
         return 100 - self.percent(c, TREASURY) - self.percent(c, BOX)
 
+    def counts_toward_limit(self, c: int) -> bool:
+        """Whether certificates of c count toward a player's limit (not when c is closed
+        or its price is in the orange zone)."""
+        return not self.closed[c] and not (self.started[c] and self.t.market.orange(self.co_row[c], self.co_col[c]))
+
     def cert_count(self, p: int) -> int:
-        """Certificates of player p that count toward his limit (orange-zone ones do not)."""
+        """Certificates of player p that count toward his limit."""
         total = 0
         for c in range(len(self.t.companies)):
-            if self.closed[c] or (self.started[c] and self.t.market.orange(self.co_row[c], self.co_col[c])):
-                continue
-            total += self.count_of(c, p)
+            if self.counts_toward_limit(c):
+                total += self.count_of(c, p)
         return total
 
     def price(self, c: int) -> int:

@@ -34,9 +34,7 @@ def holdings(eng, tallied: tuple | None = None) -> tuple[list[bool], list[tuple[
     those of closed companies or in the orange zone), certificates held and percent held
     per company. `tallied`: tally(eng), when the caller has it already."""
     counts, percents = tallied if tallied is not None else tally(eng)
-    m = eng.t.market
-    counted = [not eng.closed[c] and not (eng.started[c] and m.orange(eng.co_row[c], eng.co_col[c]))
-               for c in range(len(counts))]
+    counted = [eng.counts_toward_limit(c) for c in range(len(counts))]
     return (list(eng.started),
             [(sum(counts[c][p] for c in range(len(counts)) if counted[c]),
               [count[p] for count in counts], [percent[p] for percent in percents])
