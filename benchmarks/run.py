@@ -154,7 +154,7 @@ def child_rate(games: int, policy: str) -> dict[str, Any]:
 
 class _Split:
     """Makes the profile separable: policies' `act` and the Board's route searches
-    (`best_routes`, `lay_revenues`) run through these Python functions, whose cumulative
+    (`best_routes`, `best_revenue`, `lay_revenues`) run through these Python functions, whose cumulative
     times cProfile then reports."""
     in_policy = False
 
@@ -187,7 +187,7 @@ def _route_search(original: Callable) -> Callable:
     return search
 
 
-ROUTE_SEARCHES = ("best_routes", "lay_revenues")  # the Board's route optimisations
+ROUTE_SEARCHES = ("best_routes", "best_revenue", "lay_revenues")  # the Board's route optimisations
 
 
 def _play_profiled(rs, specs, make_policy, play_game, seed_sequences, np) -> None:
@@ -300,11 +300,15 @@ def run_child(name: str, *args: Any, pure: bool = False) -> dict[str, Any]:
 # --- studies through the runner ------------------------------------------------------------
 
 def _bench_study_file(folder: Path, policy: str, players: list[int] | None = None) -> Path:
-    """The balance study (or its stand-in), optionally narrowed to some player counts."""
+    """The balance study (or its stand-in) with `policy` in every seat, optionally
+    narrowed to some player counts."""
     text = BALANCE.read_text() if BALANCE.is_file() else BALANCE_FALLBACK.format(policy=policy)
-    if players is not None:
-        text = "\n".join(f"players = {players}" if line.startswith("players") else line
-                         for line in text.splitlines()) + "\n"
+
+    def setting(line: str) -> str:
+        if players is not None and line.startswith("players"):
+            return f"players = {players}"
+        return f'seats = "{policy}"' if line.startswith("seats") else line
+    text = "\n".join(map(setting, text.splitlines())) + "\n"
     path = folder / "study.toml"
     path.write_text(text)
     return path
@@ -461,19 +465,17 @@ def through_runner(scale: Scale, policy: str, figures: Figures) -> Verdicts:
     return {"parallel_efficiency": TARGETS["parallel_efficiency"].verdict(par["efficiency_pct"])}
 
 
-def memory(scale: Scale, policy: str, figures: Figures, long_games: int) -> Verdicts:
+def memory(scale: Scale, policy: str, figures: Figures, long_games: int, long_policy: str) -> Verdicts:
     points = figures["worker"] = run_child("worker-rss", scale.worker_games, policy)["checkpoints"]
     peak = points[-1]["peak_rss_mb"]
     growth = figures["worker_rss_growth_mb"] = \
         peak - points[len(points) // 2 - 1]["peak_rss_mb"] if len(points) > 1 else 0.0
     show(f"worker peak RSS MB ({points[-1]['games']} games)", peak, "worker_peak_rss_mb",
          note=f"growth over the second half {growth:+.1f} MB ({'flat' if growth <= 0.1 * peak else 'GROWING'})")
-    rate = figures.get("compiled", {}).get("games_per_s")
-    if rate and long_games > 10_000:
-        print(f"  the long run plays {long_games:,} games: at --jobs 2 about "
-              f"{long_games / (2 * rate) / 3600:.1f} h at the rate above", flush=True)
-    long = figures["long_run"] = run_child("long-run", long_games, policy, os.cpu_count() or 1)
-    show(f"run parent peak RSS MB ({long['games']:,} games)", long["parent_peak_rss_mb"])
+    long = figures["long_run"] = run_child("long-run", long_games, long_policy, os.cpu_count() or 1)
+    long["policy"] = long_policy
+    show(f"run parent peak RSS MB ({long['games']:,} games)", long["parent_peak_rss_mb"],
+         note=f"({long_policy} players, {long['wall_s'] / 60:,.0f} min, {long['errors']} errors)")
     show("its workers' peak RSS MB (sampled)", long["worker_peak_rss_mb"], "worker_peak_rss_mb")
     return {"worker_peak_rss_mb": TARGETS["worker_peak_rss_mb"].verdict(max(peak, long["worker_peak_rss_mb"]))}
 
@@ -490,13 +492,25 @@ def analysis_and_study(scale: Scale, policy: str, figures: Figures, aggregate_ga
     return verdicts
 
 
+SECTIONS = ("one-core", "split", "runner", "memory", "analysis")  # --only names, in run order
+LONG_POLICY = "random_legal"
+"""Plays the long run: the parent's memory depends on games, chunks and rows, not on who
+plays, and random players keep 200,000 games to about an hour and a quarter on 2 cores
+(the heuristic would take about 4 h)."""
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="every figure at small scale (a few minutes)")
     parser.add_argument("--long-games", type=int, help="games of the long run for the parent's RSS "
                                                         f"(default {FULL.long_games:,}; --quick {QUICK.long_games})")
+    parser.add_argument("--long-policy", default=LONG_POLICY,
+                        help=f"players of the long run (default {LONG_POLICY}: the parent's memory does not depend on them)")
     parser.add_argument("--aggregate-games", type=int, help="games of the synthetic dataset aggregated "
                                                              f"(default {FULL.aggregate_games:,}; --quick {QUICK.aggregate_games:,})")
+    parser.add_argument("--only", type=lambda text: text.split(","), metavar="SECTION[,SECTION]",
+                        help=f"run only these sections ({', '.join(SECTIONS)}) and keep the other figures of "
+                             f"{RESULTS.name}, each section with its own date")
     parser.add_argument("--child", help=argparse.SUPPRESS)
     parser.add_argument("child_args", nargs="*", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -504,33 +518,48 @@ def main(argv: list[str] | None = None) -> None:
         fn = CHILDREN[args.child]
         print(json.dumps(fn(int(args.child_args[0]), args.child_args[1], *map(int, args.child_args[2:]))))
         return
+    only = args.only or list(SECTIONS)
+    unknown = sorted(set(only) - set(SECTIONS))
+    if unknown:
+        parser.error(f"unknown section(s) {', '.join(unknown)}; choose from {', '.join(SECTIONS)}")
 
     scale = QUICK if args.quick else FULL
+    run = "quick" if args.quick else "full"
     policy = bench_policy()
-    print(f"menorca-sim benchmark ({'quick' if args.quick else 'full'}), {datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC, "
+    print(f"menorca-sim benchmark ({run}), {datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC, "
           f"{machine()['cpu']}, {os.cpu_count()} cores")
     print(f"players: {policy}{'' if policy == 'heuristic' else ' (heuristic is not built in yet)'}, "
           f"{PLAYERS} per game")
-    figures: Figures = {}
-    verdicts: Verdicts = {key: "not measured" for key in TARGETS}
-    sections: list[tuple[str, Callable[[], Verdicts]]] = [
-        ("One core", lambda: one_core(scale, policy, figures)),
-        ("Where a game's time goes (cProfile, shares of the game)", lambda: time_split(scale, policy, figures)),
-        ("Through the runner", lambda: through_runner(scale, policy, figures)),
-        ("Memory", lambda: memory(scale, policy, figures, args.long_games or scale.long_games)),
-        ("Analysis and the whole study",
-         lambda: analysis_and_study(scale, policy, figures, args.aggregate_games or scale.aggregate_games)),
-    ]
-    for title, section in sections:
+    results = json.loads(RESULTS.read_text()) if args.only and RESULTS.is_file() else {}
+    figures: Figures = results.get("figures", {})
+    figures.pop("failed", None)
+    verdicts: Verdicts = {key: v["verdict"] for key, v in results.get("targets", {}).items()}
+    for key in TARGETS:
+        verdicts.setdefault(key, "not measured")
+    sections: dict[str, tuple[str, Callable[[], Verdicts]]] = {
+        "one-core": ("One core", lambda: one_core(scale, policy, figures)),
+        "split": ("Where a game's time goes (cProfile, shares of the game)", lambda: time_split(scale, policy, figures)),
+        "runner": ("Through the runner", lambda: through_runner(scale, policy, figures)),
+        "memory": ("Memory", lambda: memory(scale, policy, figures, args.long_games or scale.long_games,
+                                            args.long_policy)),
+        "analysis": ("Analysis and the whole study",
+                     lambda: analysis_and_study(scale, policy, figures, args.aggregate_games or scale.aggregate_games)),
+    }
+    dates = results.get("sections", {})
+    for name in SECTIONS:
+        if name not in only:
+            continue
+        title, section = sections[name]
         print(title, flush=True)
         try:  # one broken part of the tree must not cost the other figures
             verdicts.update(section())
         except Exception as exc:
             figures.setdefault("failed", {})[title] = f"{type(exc).__name__}: {exc}"
             print(f"  FAILED: {type(exc).__name__}: {str(exc)[-1500:]}", flush=True)
+        dates[name] = {"date": datetime.now(timezone.utc).isoformat(timespec="seconds"), "run": run}
     RESULTS.write_text(json.dumps({
         "date": datetime.now(timezone.utc).isoformat(timespec="seconds"), "machine": machine(),
-        "run": "quick" if args.quick else "full", "policy": policy, "players": PLAYERS,
+        "run": run if not args.only else "sections", "policy": policy, "players": PLAYERS, "sections": dates,
         "figures": figures, "targets": {k: {"target": TARGETS[k].label, "verdict": v} for k, v in verdicts.items()},
     }, indent=2) + "\n")
     print(f"written {RESULTS.relative_to(ROOT)}")

@@ -2,6 +2,8 @@
 readable action dicts; the compiled core works on small tuples."""
 from __future__ import annotations
 
+from typing import Callable, Sequence
+
 import numpy as np
 
 from menorca_sim.core import actions as A
@@ -9,6 +11,7 @@ from menorca_sim.core import operating
 from menorca_sim.core.board import Board
 from menorca_sim.core.codes import POOL, TREASURY
 from menorca_sim.core.engine import Engine
+from menorca_sim.core.routes import RevenueContext
 from menorca_sim.core.transitions import Checker
 from menorca_sim.core.maptables import map_tables
 from menorca_sim.core.tables import tables_for
@@ -45,6 +48,7 @@ class Game:
         self._eng = Engine(tables_for(rs), players, Board(map_tables(rs)), setup, minors, legacies)
         self.seats = list(seats) if seats is not None else ["?"] * players
         self._legal = None  # (tuples, dicts) of the current state
+        self._contexts: dict = {}  # company index -> its RevenueContext in the current state
         self._log = GameLog(log, self) if log is not None else None
 
     # --- the API -----------------------------------------------------------------------
@@ -75,28 +79,38 @@ class Game:
 
     def apply(self, action: dict) -> None:
         tuples, dicts = self._legal_pairs()
-        try:
-            i = dicts.index(action)
-        except ValueError:
-            raise IllegalActionError(
-                f"illegal action {action!r} for {self.actor_label()} at decision {self.decision()!r} "
-                f"(seed {self.seed}, action index {self._eng.actions})") from None
+        i = self._index(dicts, action)
         eng = self._eng
-        context = self._context()
-        plan = eng.or_plan if tuples[i][0] in (A.PAYOUT, A.WITHHOLD) else None
+        logged = self._log is not None
+        context = self._context() if logged else None
+        plan = eng.or_plan if logged and tuples[i][0] in (A.PAYOUT, A.WITHHOLD) else None
         before = self._checker.before(eng, tuples[i]) if self.check else None
         eng.apply(tuples[i])
         self._legal = None
+        self._contexts = {}
         if self.check:
             problems = self._checker.after(eng, before)
             if problems:
                 raise InvariantError(f"seed {self.seed}, action index {eng.actions - 1} "
                                      f"({action!r}): " + "; ".join(problems))
-        if self._log is not None:
+        if logged:
             routes = [r.as_dict() for r in plan.routes] if plan is not None else None
             self._log.action(self, eng.actions - 1, context, action, routes)
             if eng.round == "over":
                 self._log.result(self)
+
+    def _index(self, dicts: list[dict], action: dict) -> int:
+        """Where `action` is among the legal dicts: players mostly hand back one of the
+        very dicts `legal_actions` gave them, found by identity before any comparison."""
+        for i, legal in enumerate(dicts):
+            if legal is action:
+                return i
+        try:
+            return dicts.index(action)
+        except ValueError:
+            raise IllegalActionError(
+                f"illegal action {action!r} for {self.actor_label()} at decision {self.decision()!r} "
+                f"(seed {self.seed}, action index {self._eng.actions})") from None
 
     def is_over(self) -> bool:
         return self._eng.is_over()
@@ -126,6 +140,7 @@ class Game:
         other = Game.__new__(Game)
         other.__dict__.update(self.__dict__)
         other._eng = self._eng.clone()
+        other._contexts = {}
         other._checker = self._checker.clone() if self._checker is not None else None
         other._log = None
         return other
@@ -189,15 +204,23 @@ class Game:
             return None
         eng = self._eng
         c = eng.t.company_index[company]
-        specs = self.ruleset.vehicles
-        fleet = [(v, specs[v].kind, specs[v].range) for v in vehicles]
         board, ctx = self._changed(c, changes)
-        return board.best_routes(company, eng.is_major(c), fleet, ctx)
+        return board.best_routes(company, eng.is_major(c), self._fleet(vehicles), ctx)
+
+    def _fleet(self, vehicles: list[str]) -> list[tuple[str, str, int]]:
+        """(id, kind, range) of each vehicle: what the route search takes."""
+        specs = self.ruleset.vehicles
+        return [(v, specs[v].kind, specs[v].range) for v in vehicles]
 
     def route_revenue(self, company: str, vehicles: list[str], changes=()) -> int:
-        """The revenue of `route_plan` (0 without vehicles)."""
-        plan = self.route_plan(company, vehicles, changes)
-        return plan.revenue if plan is not None else 0
+        """The revenue of `route_plan` (0 without vehicles), searched without building
+        the plan's routes."""
+        if not vehicles:
+            return 0
+        eng = self._eng
+        c = eng.t.company_index[company]
+        board, ctx = self._changed(c, changes)
+        return board.best_revenue(company, eng.is_major(c), self._fleet(vehicles), ctx)
 
     def lay_revenues(self, company: str, vehicles: list[str], lays: list[dict], done=()) -> list[int]:
         """`route_revenue(company, vehicles, done + [lay])` for each `lay_tile` action of
@@ -206,13 +229,11 @@ class Game:
             return [0] * len(lays)
         eng = self._eng
         c = eng.t.company_index[company]
-        specs = self.ruleset.vehicles
-        fleet = [(v, specs[v].kind, specs[v].range) for v in vehicles]
         for lay in lays:
             if lay["type"] != "lay_tile":
                 raise ValueError(f"not a tile lay: {lay!r}")
         board, ctx = self._changed(c, done)
-        return board.lay_revenues(company, eng.is_major(c), fleet, ctx,
+        return board.lay_revenues(company, eng.is_major(c), self._fleet(vehicles), ctx,
                                   [(lay["hex"], lay["tile"], lay["rotation"]) for lay in lays])
 
     def next_lays(self, company: str, done=()) -> list[dict]:
@@ -234,18 +255,28 @@ class Game:
     def revenue_key(self, company: str) -> tuple:
         """Everything `company`'s route revenue depends on besides its vehicles: the map
         and phase (`map_key`), the epoch, its node bonuses and its market markers."""
-        ctx = operating.revenue_context(self._eng, self._eng.t.company_index[company])
+        ctx = self._context_of(self._eng.t.company_index[company])
         return (self.map_key(), ctx.epoch, tuple(sorted(ctx.node_bonus.items())),
                 tuple(sorted(ctx.market_markers.items())))
+
+    def _context_of(self, c: int):
+        """Company c's revenue context in the current state (shared: read it, never change it)."""
+        ctx = self._contexts.get(c)
+        if ctx is None:
+            ctx = self._contexts[c] = operating.revenue_context(self._eng, c)
+        return ctx
 
     def _changed(self, c: int, changes) -> tuple:
         """(board, revenue context) of company c with `changes` applied to copies."""
         eng = self._eng
-        board, ctx = eng.board, operating.revenue_context(eng, c)
+        board, ctx = eng.board, self._context_of(c)
         copied = False
         for change in changes:
             kind = change["type"]
             if kind == "place_market_marker":
+                if ctx is self._contexts[c]:  # a copy of its own (the constructor copies the dicts)
+                    ctx = RevenueContext(ctx.epoch, ctx.node_bonus, ctx.market_markers, ctx.market_bonus,
+                                         ctx.goods_markers)
                 o = change["offboard"]
                 ctx.market_markers[o] = ctx.market_markers.get(o, 0) + 1
                 continue
@@ -273,40 +304,32 @@ class Game:
                 "companies": self.company_states(), "phase": eng.t.phases[eng.phase].name,
                 "epoch": eng.epoch, "start_player": eng.start_player}
 
-    def player_state(self, seat: int) -> dict:
-        """`state()["players"][seat]`, without building the rest of the state."""
-        eng = self._eng
-        t = eng.t
-        shares = {}
-        for c, company in enumerate(t.company_ids):
-            percent = eng.percent(c, seat)
-            if percent:
-                shares[company] = percent
-        return {"cash": eng.p_cash[seat], "shares": shares, "certs": eng.cert_count(seat),
-                "legacies": [t.legacy_ids[l] for l in eng.leg_in_play
-                             if eng.leg_player[l] == seat and not eng.leg_closed[l]]}
+    def player_state(self, seat: int, fields: Sequence[str] | None = None) -> dict:
+        """`state()["players"][seat]`, without building the rest of the state; `fields`:
+        only these keys (all by default)."""
+        return {name: get(self, seat) for name, get in _getters(PLAYER_FIELDS, fields)}
 
-    def company_states(self) -> dict:
-        """`state()["companies"]`: the records of the companies started and not closed."""
+    def company_states(self, fields: Sequence[str] | None = None) -> dict:
+        """`state()["companies"]`: the records of the companies started and not closed;
+        `fields`: only these keys of each (all by default), for a player that reads a
+        few of them at every decision."""
         eng = self._eng
-        t = eng.t
-        ids = t.company_ids
-        companies = {}
-        for c in range(len(ids)):
-            if not eng.started[c] or eng.closed[c]:
-                continue
-            companies[ids[c]] = {
-                "cash": eng.co_cash[c], "price": eng.price(c), "cell": [eng.co_row[c], eng.co_col[c]],
-                "treasury": eng.percent(c, TREASURY), "pool": eng.percent(c, POOL),
-                "par": eng.co_par[c], "director": self.director(ids[c]),
-                "floated": eng.operated[c], "vehicles": [t.vehicle_ids[v] for v in eng.co_vehicles[c]],
-                "stations": [node for node, _ in eng.board.stations(ids[c])],
-                "market_markers": {t.offboards[o]: k for o, k in enumerate(eng.mmarkers[c]) if k},
-                "goods_markers": {t.offboards[o]: k for o, k in enumerate(eng.goods[c]) if k},
-                "legacies": [t.legacy_ids[l] for l in eng.leg_in_play
-                             if eng.leg_company[l] == c and not eng.leg_closed[l]],
-            }
-        return companies
+        getters = _getters(COMPANY_FIELDS, fields)
+        return {company: {name: get(self, c) for name, get in getters}
+                for c, company in enumerate(eng.t.company_ids) if eng.started[c] and not eng.closed[c]}
+
+    def _stations(self, c: int) -> list[str]:
+        return [node for node, _ in self._eng.board.stations(self._eng.t.company_ids[c])]
+
+    def _shares(self, seat: int) -> dict[str, int]:
+        eng = self._eng
+        percents = ((company, eng.percent(c, seat)) for c, company in enumerate(eng.t.company_ids))
+        return {company: percent for company, percent in percents if percent}
+
+    def _legacies(self, owner: list[int], who: int) -> list[str]:
+        """Legacies in play, not closed, whose `owner` entry (leg_player or leg_company) is `who`."""
+        eng = self._eng
+        return [eng.t.legacy_ids[l] for l in eng.leg_in_play if owner[l] == who and not eng.leg_closed[l]]
 
     def header(self) -> dict:
         eng = self._eng
@@ -349,3 +372,36 @@ class Game:
                 "ors": eng.ors, "phase": t.phases[eng.phase].name, "epoch": eng.epoch,
                 "end_reason": eng.final_reason, "bank": eng.bank, "winners": res["winners"],
                 "actions": eng.actions, "seats": seats, "companies": companies, "auctions": auctions}
+
+
+# The records' fields, in their order: name -> getter(game, seat or company index).
+PLAYER_FIELDS: dict[str, Callable[[Game, int], object]] = {
+    "cash": lambda g, p: g._eng.p_cash[p],
+    "shares": Game._shares,
+    "certs": lambda g, p: g._eng.cert_count(p),
+    "legacies": lambda g, p: g._legacies(g._eng.leg_player, p),
+}
+COMPANY_FIELDS: dict[str, Callable[[Game, int], object]] = {
+    "cash": lambda g, c: g._eng.co_cash[c],
+    "price": lambda g, c: g._eng.price(c),
+    "cell": lambda g, c: [g._eng.co_row[c], g._eng.co_col[c]],
+    "treasury": lambda g, c: g._eng.percent(c, TREASURY),
+    "pool": lambda g, c: g._eng.percent(c, POOL),
+    "par": lambda g, c: g._eng.co_par[c],
+    "director": lambda g, c: g.director(g._eng.t.company_ids[c]),
+    "floated": lambda g, c: g._eng.operated[c],
+    "vehicles": lambda g, c: [g._eng.t.vehicle_ids[v] for v in g._eng.co_vehicles[c]],
+    "stations": Game._stations,
+    "market_markers": lambda g, c: {g._eng.t.offboards[o]: k for o, k in enumerate(g._eng.mmarkers[c]) if k},
+    "goods_markers": lambda g, c: {g._eng.t.offboards[o]: k for o, k in enumerate(g._eng.goods[c]) if k},
+    "legacies": lambda g, c: g._legacies(g._eng.leg_company, c),
+}
+
+
+def _getters(table: dict[str, Callable], fields: Sequence[str] | None) -> list[tuple[str, Callable]]:
+    if fields is None:
+        return list(table.items())
+    unknown = [f for f in fields if f not in table]
+    if unknown:
+        raise ValueError(f"unknown record field(s) {', '.join(map(repr, unknown))}; known: {', '.join(table)}")
+    return [(f, table[f]) for f in fields]

@@ -92,7 +92,7 @@ class _Valuing:
 
     def cap(self, game, legacy: str) -> float:
         """The most it will pay or bid for `legacy` now."""
-        cash = game.player_state(self.seat)["cash"]
+        cash = game.player_state(self.seat, ("cash",))["cash"]
         return min(self.estimate(game, legacy) * (1 + self.params.premium), cash * self.params.budget)
 
     def _contest(self, game, legal: list[dict], wanted: bool) -> dict:

@@ -5,6 +5,11 @@ from __future__ import annotations
 from policies import game_view as view
 
 
+# The parts of the state records the scripted players read (built at every decision).
+COMPANY_FIELDS = ("cash", "price", "par", "director", "vehicles")
+PLAYER_FIELDS = ("cash", "certs")
+
+
 class DecisionCache:
     """The company records, the player records, the companies' revenue keys and the
     candidate lays asked for in the current decision (dropped when the game moves on), and
@@ -19,21 +24,23 @@ class DecisionCache:
         self._companies: dict[str, dict] | None = None
         self._players: dict[int, dict] = {}
         self._next_lays: dict[tuple, list[dict]] = {}
-        self._revenue_keys: dict[str, tuple] = {}
+        self._revenue_keys: dict[str, int] = {}  # company -> the number of its revenue key now
+        self._key_numbers: dict[tuple, int] = {}
         self._revenue: dict[tuple, int] = {}
 
     def companies(self, game) -> dict[str, dict]:
-        """`game.company_states()`: the companies started and not closed."""
+        """`game.company_states()` of the companies started and not closed, with the
+        fields the scripted players read (`COMPANY_FIELDS`)."""
         self._sync(game)
         if self._companies is None:
-            self._companies = game.company_states()
+            self._companies = game.company_states(COMPANY_FIELDS)
         return self._companies
 
     def player(self, game, seat: int) -> dict:
-        """`game.player_state(seat)`."""
+        """`game.player_state(seat)` with the fields the scripted players read (`PLAYER_FIELDS`)."""
         self._sync(game)
         if seat not in self._players:
-            self._players[seat] = game.player_state(seat)
+            self._players[seat] = game.player_state(seat, PLAYER_FIELDS)
         return self._players[seat]
 
     def _sync(self, game) -> None:
@@ -51,18 +58,19 @@ class DecisionCache:
             self._next_lays[k] = view.next_lays(game, company, done)
         return self._next_lays[k]
 
-    def revenue_key(self, game, company: str) -> tuple:
-        """`revenue_key` of the company, asked once per decision."""
-        self._sync(game)
-        if company not in self._revenue_keys:
-            self._revenue_keys[company] = view.revenue_key(game, company)
-        return self._revenue_keys[company]
-
     def revenue(self, game, company: str, fleet: list[str]) -> int:
-        k = (company, tuple(sorted(fleet)), self.revenue_key(game, company))
+        """`route_revenue` of the fleet, remembered by the company's revenue key (asked
+        once per decision, and numbered: a small int hashes faster than the key)."""
+        self._sync(game)
+        key = self._revenue_keys.get(company)
+        if key is None:
+            key = self._revenue_keys[company] = self._key_numbers.setdefault(
+                view.revenue_key(game, company), len(self._key_numbers))
+        k = (company, tuple(sorted(fleet)), key)
         if k not in self._revenue:
-            if len(self._revenue) >= self.MAX_REVENUES:
-                self._revenue.clear()
+            if len(self._revenue) >= self.MAX_REVENUES:  # start afresh, numbers too
+                self._revenue, self._key_numbers, self._revenue_keys = {}, {}, {}
+                return self.revenue(game, company, fleet)
             self._revenue[k] = view.route_revenue(game, company, list(fleet))
         return self._revenue[k]
 

@@ -132,6 +132,33 @@ def test_route_revenue_with_changes_equals_the_revenue_after_them():
     assert game.route_revenue(company, []) == 0 and game.route_plan(company, []) is None
 
 
+def test_market_marker_what_ifs_leave_the_company_as_it_is():
+    """A what-if marker changes the answer, never the company's own context (shared by
+    the queries of one state)."""
+    game, company = _at_track_step()
+    fleet = game.state()["companies"][company]["vehicles"] + game.vehicles_for_sale(company)
+    key, base = game.revenue_key(company), game.route_revenue(company, fleet)
+    gains = [game.route_revenue(company, fleet, [{"type": "place_market_marker", "offboard": o}] * 2) - base
+             for o in RS.map.offboards]
+    assert min(gains) >= 0 and max(gains) > 0
+    assert (game.revenue_key(company), game.route_revenue(company, fleet)) == (key, base)
+
+
+def test_state_records_in_part_equal_the_full_state():
+    game = new_game(seed=6)
+    for stop in (60, 160, 300):
+        play_random(game, 6, until=lambda g: g._eng.actions >= stop)
+        state = game.state()
+        assert game.company_states() == state["companies"] and state["companies"]
+        assert game.company_states(["vehicles", "cash"]) == {
+            c: {"vehicles": r["vehicles"], "cash": r["cash"]} for c, r in state["companies"].items()}
+        for seat, record in enumerate(state["players"]):
+            assert game.player_state(seat) == record
+            assert game.player_state(seat, ("certs",)) == {"certs": record["certs"]}
+    with pytest.raises(ValueError, match="'colour'"):
+        game.company_states(["cash", "colour"])
+
+
 def test_pending_revenue_is_what_the_routes_earned():
     game = new_game(seed=4)
     play_random(game, 4, until=lambda g: g.decision() == "buy_vehicles")

@@ -3,6 +3,8 @@ lay on a copy of the board answers, and leaves the board as it found it. Positio
 are the tile-lay decisions of seeded games between random and heuristic players."""
 from __future__ import annotations
 
+import collections
+
 import numpy as np
 import pytest
 
@@ -98,3 +100,37 @@ def test_lay_revenues_reject_other_actions():
     company = game.actor_label()
     with pytest.raises(ValueError):
         game.lay_revenues(company, fleets(game, company)[0], [{"type": "skip"}])
+
+
+def test_lays_of_one_effect_earn_the_same():
+    """Lays that `lay_revenues` answers with one search (equal effects) earn the same
+    for every company and fleet, and the lays without effect (a bare hex whose new track
+    dead-ends) what the map earns without them."""
+    revenues: dict = {}
+    shared = collections.Counter()  # lays per (position, live effect)
+    for game, lays in lay_positions(3, 3, "heuristic"):
+        checked = game._eng.board._checked_lays([(a["hex"], a["tile"], a["rotation"]) for a in lays])
+        shared.update((game.action_count(), effect) for _, _, effect in checked)
+        for company in game.company_states():
+            for fleet in fleets(game, company):
+                for lay, (_, _, effect) in zip(lays, checked):
+                    revenue = game.route_revenue(company, fleet, [lay])
+                    key = (game.action_count(), company, tuple(fleet), effect)
+                    assert revenues.setdefault(key, revenue) == revenue
+                    if effect is None:
+                        assert revenue == game.route_revenue(company, fleet)
+    assert any(effect is None for _, effect in shared)
+    assert any(effect is not None and lays > 1 for (_, effect), lays in shared.items())
+
+
+def test_lay_revenues_check_every_lay():
+    """A lay answered without a search is still checked like one laid on the map."""
+    game, lays = next(lay_positions(2, 1, "random_legal"))
+    company = game.actor_label()
+    fleet = fleets(game, company)[0]
+    bad_tile = dict(lays[0], tile="no-such-tile")
+    with pytest.raises(ValueError, match="unknown tile"):
+        game.lay_revenues(company, fleet, [bad_tile])
+    bad_hex = dict(lays[0], hex="Z99")
+    with pytest.raises(ValueError, match="not a land hex"):
+        game.lay_revenues(company, fleet, [bad_hex])

@@ -8,7 +8,7 @@ import cython
 
 from menorca_sim.core import routes, track
 from menorca_sim.core.track import PORT, STATION_KINDS
-from menorca_sim.rules.model import COLOURS
+from menorca_sim.rules.model import COLOURS, NODE
 
 
 class Board:
@@ -50,23 +50,23 @@ class Board:
         """Copies of a manifest tile not on the map."""
         return self.left[self.tables.tile_index[tile_id]]
 
-    def _candidates(self, h: int) -> tuple[tuple[int, int], ...]:
-        """(tile, rotation) shapes that may replace what lies on land hex h."""
-        t = self.tile[h]
-        return self.tables.first_lays[h] if t < 0 else self.tables.upgrades[(t, self.rot[h])]
-
     def tile_lays(self, company: str, colours, cash: int, terrain_discount: int = 0) -> list[tuple[str, str, int, int]]:
         tb = self.tables
         c = tb.company_index[company]
-        allowed = {COLOURS.index(col) for col in colours}
+        allowed: cython.int = 0  # colours as bits
+        for col in colours:
+            allowed |= 1 << COLOURS.index(col)
         reached: cython.uchar[:] = self._reach(c, [self.road])
         own = self._own_nodes(c)
         left: cython.int[:] = self.left
         colour: cython.int[:] = tb.tile_colour
         edge_mask: cython.int[:] = tb.edge_mask
+        land_node: cython.int[:] = tb.land_node
         stub_base: cython.int = tb.stub_base
+        candidates: cython.int[:]
         h: cython.int
         e: cython.int
+        i: cython.int
         t: cython.int
         r: cython.int
         open_edges: cython.int
@@ -78,14 +78,16 @@ class Board:
             for e in range(6):
                 if reached[stub_base + h * 6 + e]:
                     open_edges |= 1 << e
-            home = tb.land_node[h] >= 0 and tb.land_node[h] in own
+            home = land_node[h] >= 0 and land_node[h] in own
             if not (open_edges or home):
                 continue
             cost = self._lay_cost(h, terrain_discount)
             if cost > cash:
                 continue
-            for t, r in self._candidates(h):
-                if left[t] <= 0 or colour[t] not in allowed:
+            candidates = tb.first_lays_flat[h] if self.tile[h] < 0 else tb.upgrades_flat[(self.tile[h], self.rot[h])]
+            for i in range(0, len(candidates), 2):
+                t, r = candidates[i], candidates[i + 1]
+                if left[t] <= 0 or not (allowed >> colour[t]) & 1:
                     continue
                 if home or edge_mask[t * 6 + r] & open_edges:
                     out.append((tb.land[h], tb.tile_ids[t], r, cost))
@@ -100,13 +102,7 @@ class Board:
         """Lay or upgrade (shape rules only; connectivity and cost are tile_lays' job).
         A replaced manifest tile returns to the supply."""
         h: cython.int = self._land(hex)
-        t: cython.int = self.tables.tile_index.get(tile_id, -1)
-        if t < 0 or t >= self.tables.n_manifest:
-            raise ValueError(f"unknown tile {tile_id!r}")
-        if not self._shape_fits(h, t, rotation):
-            raise ValueError(f"tile {tile_id} at rotation {rotation} is not a legal lay on {hex}")
-        if self.left[t] <= 0:
-            raise ValueError(f"no tile {tile_id} left in the manifest")
+        t: cython.int = self._checked_lay(h, tile_id, rotation)
         old = self.tile[h]
         if 0 <= old < self.tables.n_manifest:
             self.left[old] += 1
@@ -115,22 +111,37 @@ class Board:
         self.rot[h] = rotation
         track.set_hex(self.tables, self.road, h, t, rotation)
 
+    def _checked_lay(self, h: cython.int, tile_id: str, rotation: int) -> int:
+        """The index of `tile_id`, if it may go on land hex h at `rotation` now."""
+        t: cython.int = self.tables.tile_index.get(tile_id, -1)
+        if t < 0 or t >= self.tables.n_manifest:
+            raise ValueError(f"unknown tile {tile_id!r}")
+        if not self._shape_fits(h, t, rotation):
+            raise ValueError(f"tile {tile_id} at rotation {rotation} is not a legal lay on {self.tables.land[h]}")
+        if self.left[t] <= 0:
+            raise ValueError(f"no tile {tile_id} left in the manifest")
+        return t
+
     def _shape_fits(self, h: cython.int, t: cython.int, rotation: int) -> cython.bint:
         """Tile t at `rotation` has the track of one of the shapes allowed on hex h."""
         if not 0 <= rotation < 6:
             return False
-        paths = self.tables.paths[t]
-        t2: cython.int
-        r2: cython.int
-        for t2, r2 in self._candidates(h):
-            if t2 == t and paths[rotation] == paths[r2]:
-                return True
-        return False
+        tb = self.tables
+        shapes = tb.first_lay_shapes[h] if self.tile[h] < 0 else tb.upgrade_shapes[(self.tile[h], self.rot[h])]
+        return (t, tb.path_bits[t * 6 + rotation]) in shapes
 
     # --- stations ------------------------------------------------------------------
     def free_slots(self, node: str) -> int:
-        n = self._node(node)
-        return sum(1 for s in range(self.tables.node_slots[n]) if self.station_company[n * self.slots + s] < 0)
+        return self._free_slots(self._node(node))
+
+    def _free_slots(self, n: cython.int) -> int:
+        company: cython.int[:] = self.station_company
+        s: cython.int
+        free: cython.int = 0
+        for s in range(self.tables.node_slots[n]):
+            if company[n * self.slots + s] < 0:
+                free += 1
+        return free
 
     def stations(self, company: str) -> list[tuple[str, str]]:
         c = self.tables.company_index[company]
@@ -147,7 +158,7 @@ class Board:
                 if reached[n] and n not in own and self._site_ok(n, k)]
 
     def _site_ok(self, n: int, kind: int) -> bool:
-        return self.free_slots(self.tables.node_names[n]) > 0 and (kind != PORT or self.tables.node_port[n])
+        return self._free_slots(n) > 0 and (kind != PORT or self.tables.node_port[n])
 
     def place_station(self, company: str, node: str, kind: str) -> None:
         """Place a station (home stations too: no connectivity check here)."""
@@ -176,9 +187,20 @@ class Board:
         """Per node: 1 when every slot holds another company's station."""
         tb = self.tables
         out = bytearray(tb.n_nodes)
+        company: cython.int[:] = self.station_company
+        node_slots: cython.int[:] = tb.node_slots
+        slots: cython.int = self.slots
+        n: cython.int
+        s: cython.int
+        o: cython.int
+        full: cython.bint
         for n in range(tb.n_nodes):
-            owners = [self.station_company[n * self.slots + s] for s in range(tb.node_slots[n])]
-            out[n] = all(o >= 0 and o != c for o in owners) and len(owners) > 0
+            full = node_slots[n] > 0
+            for s in range(node_slots[n]):
+                o = company[n * slots + s]
+                if o < 0 or o == c:
+                    full = False
+            out[n] = full
         return out
 
     def _reach(self, c: int, graphs) -> bytearray:
@@ -188,23 +210,88 @@ class Board:
     def best_routes(self, company: str, is_major: bool, vehicles, ctx) -> routes.RoutePlan:
         return routes.best_routes(self, company, is_major, vehicles, ctx)
 
+    def best_revenue(self, company: str, is_major: bool, vehicles, ctx) -> int:
+        """The revenue of `best_routes`, without building the plan."""
+        return routes.best_revenue(self, self.tables.company_index[company], is_major, vehicles, ctx)
+
     def lay_revenues(self, company: str, is_major: bool, vehicles, ctx, lays) -> list[int]:
         """The `best_routes` revenue after each lay of `lays` ((hex, tile id, rotation)
-        each) taken alone: laid in place, searched and undone one by one (no copy)."""
-        tb = self.tables
-        c: cython.int = tb.company_index[company]
+        each) taken alone: laid in place, searched and undone one by one (no copy), one
+        search per distinct effect on routes (see `_checked_lays`: most candidate lays
+        change nothing, many others the same as another)."""
+        c: cython.int = self.tables.company_index[company]
         h: cython.int
         old: cython.int
         old_rot: cython.int
+        search = routes.FleetSearch(self, c, is_major, vehicles, ctx)
+        found: dict = {}  # effect -> revenue
+        out = []
+        for (hex, tile_id, rotation), (h, _, effect) in zip(lays, self._checked_lays(lays)):
+            if effect not in found:
+                if effect is None:
+                    found[effect] = search.revenue(-1)
+                else:
+                    old, old_rot = self.tile[h], self.rot[h]
+                    self.lay_tile(hex, tile_id, rotation)
+                    try:
+                        found[effect] = search.revenue(h)
+                    finally:
+                        self._unlay(h, old, old_rot)
+            out.append(found[effect])
+        return out
+
+    def _checked_lays(self, lays) -> list[tuple]:
+        """(land hex, tile index, effect) of each lay ((hex, tile id, rotation) each),
+        checked as `lay_tile` checks it. Lays with equal effects earn the same for every
+        fleet: a route can use a path the lay adds only if it is live, each end at the
+        hex's node or facing track (a neighbour's tile reaching the side they share),
+        since a route cannot end on a bare hex side; so the effect is the hex, the
+        tile's colour (its node's value) and the live paths added, or None, the map
+        unchanged, where the hex has no node and no live path is added."""
+        tb = self.tables
+        facing: cython.int[:] = self._facing_track()
+        path_bits: cython.int[:] = tb.path_bits
+        pair_a: cython.int[:] = tb.pair_a
+        pair_b: cython.int[:] = tb.pair_b
+        h: cython.int
+        t: cython.int
+        i: cython.int
+        added: cython.int
+        live: cython.int
+        ends: cython.int
         out = []
         for hex, tile_id, rotation in lays:
             h = self._land(hex)
-            old, old_rot = self.tile[h], self.rot[h]
-            self.lay_tile(hex, tile_id, rotation)
-            try:
-                out.append(routes.best_revenue(self, c, is_major, vehicles, ctx))
-            finally:
-                self._unlay(h, old, old_rot)
+            t = self._checked_lay(h, tile_id, rotation)
+            added = path_bits[t * 6 + rotation]
+            if self.tile[h] >= 0:
+                added &= ~path_bits[self.tile[h] * 6 + self.rot[h]]
+            ends = facing[h] | 1 << NODE
+            live = 0
+            for i in range(len(pair_a)):
+                if (added >> i) & (ends >> pair_a[i]) & (ends >> pair_b[i]) & 1:
+                    live |= 1 << i
+            out.append((h, t, None if live == 0 and tb.land_node[h] < 0 else (h, tb.tile_colour[t], live)))
+        return out
+
+    def _facing_track(self) -> array:
+        """Per land hex, bit e set when the neighbour across edge e holds track reaching
+        the side they share."""
+        tb = self.tables
+        edge_mask: cython.int[:] = tb.edge_mask
+        neighbour: cython.int[:] = tb.neighbour
+        tile: cython.int[:] = self.tile
+        rot: cython.int[:] = self.rot
+        out = array("i", [0]) * tb.n_land
+        bits: cython.int[:] = out
+        h: cython.int
+        e: cython.int
+        j: cython.int
+        for h in range(tb.n_land):
+            for e in range(6):
+                j = neighbour[h * 6 + e]
+                if j >= 0 and tile[j] >= 0 and (edge_mask[tile[j] * 6 + rot[j]] >> ((e + 3) % 6)) & 1:
+                    bits[h] |= 1 << e
         return out
 
     def _unlay(self, h: cython.int, old: cython.int, old_rot: cython.int) -> None:

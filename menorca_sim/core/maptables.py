@@ -18,6 +18,8 @@ from menorca_sim.rules.model import COLOURS, NODE
 from menorca_sim.rules.tiles import rotate
 
 NODE_KINDS = ("none", "town", "city")
+# Every path joins two of the ends 0-5 (hex edges) and NODE: one bit per such pair.
+PATH_PAIRS = tuple((a, b) for a in range(NODE + 1) for b in range(a + 1, NODE + 1))
 PREPRINTED = "preprinted:"  # id prefix of the pseudo-tile a hex's printed track forms
 
 
@@ -46,11 +48,11 @@ class MapTables:
         nodes = [m.nodes[n] for n in self.node_names]
         self.node_land = array("i", [self.land_index[n.hex] for n in nodes])
         self.node_kind = [NODE_KINDS.index(n.kind) for n in nodes]
-        self.node_slots = [n.slots for n in nodes]
+        self.node_slots = array("i", [n.slots for n in nodes])
         self.node_port = [n.port for n in nodes]
         # node_revenue[node * len(COLOURS) + colour]
         self.node_revenue = array("i", [m.revenue[n.kind][c] for n in nodes for c in range(len(COLOURS))])
-        self.land_node = [-1] * n_land
+        self.land_node = array("i", [-1]) * n_land
         for i, n in enumerate(nodes):
             self.land_node[self.node_land[i]] = i
         self.offboard_names = list(m.offboards)
@@ -134,6 +136,12 @@ class MapTables:
                     seen.add(p)
                     keep.append(r)
             self.rotations.append(tuple(keep))
+        # path_bits[t*6+r]: the path set of tile t at rotation r, bit i for PATH_PAIRS[i]:
+        # path sets compare and subtract as integers.
+        bit_of = {pair: i for i, pair in enumerate(PATH_PAIRS)}
+        self.path_bits = array("i", [sum(1 << bit_of[path] for path in p) for per_rot in self.paths for p in per_rot])
+        self.pair_a = array("i", [a for a, _ in PATH_PAIRS])
+        self.pair_b = array("i", [b for _, b in PATH_PAIRS])
         # edge_mask[t*6+r]: bit e set when a path of the rotated tile touches edge e.
         self.edge_mask = array("i", [0] * (6 * len(self.tile_ids)))
         for t, per_rot in enumerate(self.paths):
@@ -177,6 +185,16 @@ class MapTables:
                 if self.tile_colour[t] == 0 and self.tile_node[t] == kind
                 for r in self.rotations[t]
             ))
+        # The same as sets of (tile, path_bits): a lay at any rotation whose paths are one
+        # of these is that lay.
+        self.first_lay_shapes = [self._shapes(lays) for lays in self.first_lays]
+        self.upgrade_shapes = {key: self._shapes(lays) for key, lays in self.upgrades.items()}
+        # And flat, tile then rotation, for typed loops over the candidates of a hex.
+        self.first_lays_flat = [array("i", [x for lay in lays for x in lay]) for lays in self.first_lays]
+        self.upgrades_flat = {key: array("i", [x for lay in lays for x in lay]) for key, lays in self.upgrades.items()}
+
+    def _shapes(self, lays) -> frozenset:
+        return frozenset((t, self.path_bits[t * 6 + r]) for t, r in lays)
 
 
 def map_tables(rs) -> MapTables:

@@ -525,11 +525,15 @@ def _kind_groups(vehicles) -> list[tuple[str, list[int]]]:
 def _search_kind(search: _Search, board, c: int, is_major: bool, kind: str, ranges: list[int]) -> list[int]:
     """Enumerate company c's routes for one vehicle kind and assign them: the route
     index (or -1) per range of `ranges` (longest first)."""
-    tb = board.tables
     starts = _flags(search, board, c, kind == "ship", is_major)
+    return _enumerate_and_assign(search, board, is_major, kind == "ship", starts, ranges)
+
+
+def _enumerate_and_assign(search: _Search, board, is_major: bool, ship: bool, starts: list[int],
+                          ranges: list[int]) -> list[int]:
+    """With search.flags set for the kind: its routes' enumeration and assignment."""
     # majors' carts start only at their own port; other searches start anywhere
-    search.prepare(tb.lanes_graph if kind == "ship" else board.road, ranges[0],
-                   kind == "ship" or not is_major, kind == "ship")
+    search.prepare(board.tables.lanes_graph if ship else board.road, ranges[0], ship or not is_major, ship)
     search.walk_from(starts)
     return search.assign(ranges)
 
@@ -568,6 +572,81 @@ def best_revenue(board, c: int, is_major: bool, vehicles, ctx: RevenueContext) -
             if r >= 0:
                 total += search.revenue_of(r)
     return total
+
+
+@cython.cclass
+class FleetSearch:
+    """`best_revenue` of one fleet, searched again and again while the track of single
+    land hexes changes (the candidate lays of `Board.lay_revenues`). The vertex values
+    and each vehicle kind's flags and start vertices depend on stations, fleet and
+    context, which stay as they were: they are prepared once and kept here (other
+    searches may use the shared buffers in between), and only the value of a changed
+    hex's node is read again."""
+
+    board: object
+    search: _Search
+    is_major: cython.bint
+    values: cython.int[:]  # vertex values as at construction, but for refreshed nodes
+    extra: cython.int[:]  # per vertex: bonuses and markers on top of the printed value
+    kinds: list  # per vehicle kind present: (ship, flags, starts, ranges longest first)
+    touched: cython.int  # the land hex refreshed by the last search (-1: none)
+
+    def __init__(self, board, c: int, is_major: bool, vehicles, ctx: RevenueContext) -> None:
+        tb = board.tables
+        self.board = board
+        self.is_major = is_major
+        self.search = _search_for(tb)
+        fill_vertex_values(self.search, board, ctx)
+        size: cython.int = len(self.search.value)
+        self.values = array("i", [0]) * size  # a new array by repetition: one memcpy
+        self.extra = array("i", [0]) * size
+        v: cython.int
+        for v in range(size):
+            self.values[v] = self.extra[v] = self.search.value[v]
+        for v in range(tb.n_nodes):
+            self.extra[v] -= self._printed(v)
+        self.kinds = []
+        for kind, group in _kind_groups(vehicles):
+            starts = _flags(self.search, board, c, kind == "ship", is_major)
+            self.kinds.append((kind == "ship", bytearray(self.search.flags), starts,
+                               [vehicles[i][2] for i in group]))
+        self.touched = -1
+
+    @cython.cfunc
+    def _printed(self, n: cython.int) -> cython.int:
+        """Node n's value from its tile's colour (no tile yet, a port reached by sea: yellow)."""
+        t: cython.int = self.board.tile[self.search.node_land[n]]
+        colour: cython.int = self.search.tile_colour[t] if t >= 0 else 0
+        return self.search.node_revenue[n * len(COLOURS) + colour]
+
+    @cython.cfunc
+    def _refresh(self, h: cython.int) -> cython.void:
+        """Read again the value of land hex h's node (if any) from its tile now."""
+        if h < 0:
+            return
+        n: cython.int = self.board.tables.land_node[h]
+        if n >= 0:
+            self.values[n] = self._printed(n) + self.extra[n]
+
+    @cython.ccall
+    def revenue(self, h: cython.int) -> int:
+        """The best revenue on the board as it is now: it may differ from the board at
+        construction in the track of land hex h and of the hex of the previous call."""
+        search: _Search = self.search
+        self._refresh(self.touched)
+        self._refresh(h)
+        self.touched = h
+        search.value[:] = self.values
+        total: cython.int = 0
+        r: cython.int
+        kind_flags: cython.uchar[:]
+        for ship, flags, starts, ranges in self.kinds:
+            kind_flags = flags
+            search.flags[:] = kind_flags
+            for r in _enumerate_and_assign(search, self.board, self.is_major, ship, starts, ranges):
+                if r >= 0:
+                    total += search.revenue_of(r)
+        return total
 
 
 def _route(tb, vehicle, trail: list[int], revenue: int) -> Route:

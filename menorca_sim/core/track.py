@@ -67,24 +67,52 @@ def _add(degree: cython.int[:], target: cython.int[:], unit: cython.int[:], sour
 
 
 def reach(tables, graphs, sources: list[int], blocked) -> bytearray:
-    """Vertices reachable from `sources` over the given graphs, not passing through a
-    node whose `blocked` flag is set (it is reached, not crossed) nor an offboard."""
-    seen = bytearray(tables.n_vertices)
-    stack = list(sources)
+    """Vertices reachable from `sources` over the given graphs (one or two), not passing
+    through a node whose `blocked` flag is set (it is reached, not crossed) nor an offboard."""
+    n: cython.int = tables.n_vertices
+    seen = bytearray(n)
+    mark: cython.uchar[:] = seen
+    stop: cython.uchar[:] = blocked
+    todo: cython.int[:] = array("i", [0]) * n  # each vertex is stacked at most once
+    top: cython.int = 0
+    v: cython.int
     for v in sources:
-        seen[v] = 1
+        if not mark[v]:
+            mark[v] = 1
+            todo[top] = v
+            top += 1
     n_nodes: cython.int = tables.n_nodes
     sea_base: cython.int = tables.sea_base
-    i: cython.int
-    v: cython.int
-    while stack:
-        v = stack.pop()
-        if v < sea_base and (v >= n_nodes or blocked[v]):  # never true of an own station
+    first = graphs[0]
+    second = graphs[len(graphs) - 1]
+    degree: cython.int[:] = first[0]
+    target: cython.int[:] = first[1]
+    stride: cython.int = first[3]
+    degree2: cython.int[:] = second[0]
+    target2: cython.int[:] = second[1]
+    stride2: cython.int = second[3]
+    while top > 0:
+        top -= 1
+        v = todo[top]
+        if v < sea_base and (v >= n_nodes or stop[v]):  # never true of an own station
             continue
-        for degree, target, _unit, stride in graphs:
-            for i in range(v * stride, v * stride + degree[v]):
-                w = target[i]
-                if not seen[w]:
-                    seen[w] = 1
-                    stack.append(w)
+        top = _stack_arcs(degree, target, stride, v, mark, todo, top)
+        if len(graphs) > 1:
+            top = _stack_arcs(degree2, target2, stride2, v, mark, todo, top)
     return seen
+
+
+@cython.cfunc
+@cython.inline
+def _stack_arcs(degree: cython.int[:], target: cython.int[:], stride: cython.int, v: cython.int,
+                mark: cython.uchar[:], todo: cython.int[:], top: cython.int) -> cython.int:
+    """Mark and stack the unseen vertices that v's arcs lead to; returns the new top."""
+    i: cython.int
+    w: cython.int
+    for i in range(v * stride, v * stride + degree[v]):
+        w = target[i]
+        if not mark[w]:
+            mark[w] = 1
+            todo[top] = w
+            top += 1
+    return top
