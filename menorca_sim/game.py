@@ -318,6 +318,14 @@ class Game:
         return {company: {name: get(self, c) for name, get in getters}
                 for c, company in enumerate(eng.t.company_ids) if eng.started[c] and not eng.closed[c]}
 
+    def company_state(self, company: str, fields: Sequence[str] | None = None) -> dict:
+        """`company_states(fields)[company]` alone (KeyError if it is not among them)."""
+        eng = self._eng
+        c = eng.t.company_index[company]
+        if not eng.started[c] or eng.closed[c]:
+            raise KeyError(f"{company} is not started, or closed")
+        return {name: get(self, c) for name, get in _getters(COMPANY_FIELDS, fields)}
+
     def _stations(self, c: int) -> list[str]:
         return [node for node, _ in self._eng.board.stations(self._eng.t.company_ids[c])]
 

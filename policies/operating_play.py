@@ -10,7 +10,7 @@ from policies.valuation import DecisionCache, surviving, vehicle_shortfall
 
 def _company(game, cache: DecisionCache) -> tuple[str, dict]:
     company = view.operating_company(game)
-    return company, cache.companies(game)[company]
+    return company, cache.company(game, company)
 
 
 def _probe_fleet(game, company: str, fleet: list[str]) -> list[str]:
@@ -295,7 +295,7 @@ def discard_vehicle(game, legal: list[dict], params, cache: DecisionCache) -> di
 def place_market_marker(game, legal: list[dict], params, cache: DecisionCache) -> dict:
     """Where the company's routes (with the vehicles it could soon run) earn most from it."""
     company = view.marker_company(game)
-    info = cache.companies(game)[company]
+    info = cache.company(game, company)
     fleet = _probe_fleet(game, company, info["vehicles"])
     return max(legal, key=lambda a: (view.route_revenue(game, company, fleet, [a]), -legal.index(a)))
 

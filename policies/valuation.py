@@ -22,6 +22,7 @@ class DecisionCache:
     def __init__(self) -> None:
         self._key = None
         self._companies: dict[str, dict] | None = None
+        self._company: dict[str, dict] = {}  # the records built so far, all or some
         self._players: dict[int, dict] = {}
         self._next_lays: dict[tuple, list[dict]] = {}
         self._revenue_keys: dict[str, int] = {}  # company -> the number of its revenue key now
@@ -34,7 +35,15 @@ class DecisionCache:
         self._sync(game)
         if self._companies is None:
             self._companies = game.company_states(COMPANY_FIELDS)
+            self._company.update(self._companies)
         return self._companies
+
+    def company(self, game, company: str) -> dict:
+        """`companies(game)[company]`, built alone when the others are not asked for."""
+        self._sync(game)
+        if company not in self._company:
+            self._company[company] = game.company_state(company, COMPANY_FIELDS)
+        return self._company[company]
 
     def player(self, game, seat: int) -> dict:
         """`game.player_state(seat)` with the fields the scripted players read (`PLAYER_FIELDS`)."""
@@ -47,7 +56,7 @@ class DecisionCache:
         """Drop what belongs to an earlier decision."""
         key = view.decision_key(game)
         if key != self._key:
-            self._key, self._companies = key, None
+            self._key, self._companies, self._company = key, None, {}
             self._players, self._next_lays, self._revenue_keys = {}, {}, {}
 
     def next_lays(self, game, company: str, done: list[dict]) -> list[dict]:

@@ -152,11 +152,17 @@ def test_state_records_in_part_equal_the_full_state():
         assert game.company_states() == state["companies"] and state["companies"]
         assert game.company_states(["vehicles", "cash"]) == {
             c: {"vehicles": r["vehicles"], "cash": r["cash"]} for c, r in state["companies"].items()}
+        for company, record in state["companies"].items():
+            assert game.company_state(company) == record
+            assert game.company_state(company, ("price",)) == {"price": record["price"]}
         for seat, record in enumerate(state["players"]):
             assert game.player_state(seat) == record
             assert game.player_state(seat, ("certs",)) == {"certs": record["certs"]}
     with pytest.raises(ValueError, match="'colour'"):
         game.company_states(["cash", "colour"])
+    unstarted = next(c for c in RS.companies if c not in game.company_states())
+    with pytest.raises(KeyError, match=unstarted):
+        game.company_state(unstarted)
 
 
 def test_pending_revenue_is_what_the_routes_earned():

@@ -41,6 +41,9 @@ SOURCES = ("treasury", "pool")
 def describe(t, action: tuple) -> dict:
     """The readable dict of an internal action (`t`: the game's Tables)."""
     kind = action[0]
+    if kind == LAY_TILE:  # first: nearly all the actions described are tile lays
+        return {"type": "lay_tile", "hex": action[1], "tile": action[2], "rotation": action[3],
+                "cost": action[4]}
     co = t.company_ids
     if kind == BUY_CHEAPEST:
         return {"type": "buy_legacy"}
@@ -71,9 +74,6 @@ def describe(t, action: tuple) -> dict:
         return {"type": "company_buys_legacy", "legacy": t.legacy_ids[action[1]], "price": action[2]}
     if kind == SKIP:
         return {"type": "skip"}
-    if kind == LAY_TILE:
-        return {"type": "lay_tile", "hex": action[1], "tile": action[2], "rotation": action[3],
-                "cost": action[4]}
     if kind == PLACE_STATION:
         return {"type": "place_station", "node": action[1], "cost": action[2]}
     if kind == BUY_VEHICLE:

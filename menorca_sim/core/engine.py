@@ -6,6 +6,7 @@ transitions, the end of the game and the final score. Every rule value comes fro
 the ruleset (`Tables.rs`)."""
 from __future__ import annotations
 
+import cython
 import numpy as np
 
 from menorca_sim.core import actions as A
@@ -105,6 +106,7 @@ class Engine:
         self.or_step = 0
         self.or_lays_left = 0
         self.or_plan = None
+        self.board_memo = ((), None)  # (question and map state, answer): see operating._ask_board
         self.offer = []  # a vehicle sale awaiting the seller's consent: buyer, vehicle, seller, price
         self.declined = []  # sellers that refused the operating company this turn
         # The draws are always made in this order, so that forcing the minors (say) leaves
@@ -155,28 +157,55 @@ class Engine:
         return new
 
     # --- holdings ----------------------------------------------------------------------
+    # These run for every company in most legal() calls: plain loops on C ints (a
+    # generator costs an object per call once compiled)
     def percent(self, c: int, owner: int) -> int:
         certs = self.t.companies[c].certificates
         owners = self.cert_owner[c]
-        return sum(certs[k] for k in range(len(certs)) if owners[k] == owner)
+        who: cython.int = owner
+        o: cython.int
+        total: cython.int = 0
+        k: cython.Py_ssize_t
+        for k in range(len(certs)):
+            o = owners[k]
+            if o == who:
+                total += certs[k]
+        return total
 
     def count_of(self, c: int, owner: int) -> int:
-        return sum(1 for o in self.cert_owner[c] if o == owner)
+        owners = self.cert_owner[c]
+        who: cython.int = owner
+        o: cython.int
+        total: cython.int = 0
+        k: cython.Py_ssize_t
+        for k in range(len(owners)):
+            o = owners[k]
+            if o == who:
+                total += 1
+        return total
 
     def first_cert(self, c: int, owner: int) -> int:
         """Index of the lowest-numbered certificate of c held by `owner`, or -1."""
         owners = self.cert_owner[c]
+        who: cython.int = owner
+        o: cython.int
+        k: cython.Py_ssize_t
         for k in range(len(owners)):
-            if owners[k] == owner:
+            o = owners[k]
+            if o == who:
                 return k
         return -1
 
     def sellable_cert(self, c: int, p: int) -> int:
         """The certificate p would sell: his highest-numbered one, never a Trust Family one; or -1."""
         owners = self.cert_owner[c]
-        first = 1 if self.is_major(c) else 0
+        first: cython.Py_ssize_t = 1 if self.is_major(c) else 0
+        who: cython.int = p
+        o: cython.int
+        k: cython.Py_ssize_t
         for k in range(len(owners) - 1, first - 1, -1):
-            if owners[k] == p:
+            o = owners[k]
+            if o == who:
                 return k
         return -1
 
@@ -190,10 +219,12 @@ class Engine:
 
     def cert_count(self, p: int) -> int:
         """Certificates of player p that count toward his limit."""
-        total = 0
+        total: cython.int = 0
+        held: cython.int
         for c in range(len(self.t.companies)):
-            if self.counts_toward_limit(c):
-                total += self.count_of(c, p)
+            held = self.count_of(c, p)
+            if held and self.counts_toward_limit(c):  # the cheaper test first
+                total += held
         return total
 
     def price(self, c: int) -> int:

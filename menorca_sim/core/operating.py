@@ -4,6 +4,8 @@ run routes (automatic, through the Board) and pay or withhold, sell its own
 certificates, buy them back. A step with nothing to decide passes by itself."""
 from __future__ import annotations
 
+import cython
+
 from menorca_sim.core import actions as A
 from menorca_sim.core import phases
 from menorca_sim.core.codes import MARKET_MARKER, NO_MARKER, POOL, TREASURY
@@ -162,8 +164,22 @@ def _tile_lays(eng, c: int) -> list[tuple]:
 def tile_lays_on(eng, c: int, board, cash: int) -> list[tuple]:
     """Company c's lays on `board` (the game's, or a copy) paying from `cash`."""
     discount = sum(a.amount for a in eng.owned_abilities(c, "terrain_discount"))
-    lays = board.tile_lays(eng.t.company_ids[c], eng.t.phases[eng.phase].tiles, cash, discount)
-    return [(A.LAY_TILE, h, tile, rot, cost) for h, tile, rot, cost in lays]
+    lays = _ask_board(eng, board, "tile_lays", eng.t.company_ids[c], eng.t.phases[eng.phase].tiles,
+                      cash, discount)
+    kind = A.LAY_TILE  # looked up once, not once per lay
+    return [(kind, h, tile, rot, cost) for h, tile, rot, cost in lays]
+
+
+def _ask_board(eng, board, question: str, *args):
+    """`board.question(*args)`, remembered for the last question asked: settle() and the
+    legal() right after it ask the same one. The key holds the whole map state (tiles,
+    rotations, manifest, stations), so an answer is never reused for a changed map, however
+    it changed. The answer may be shared (by clones too): read it, never change it."""
+    key = (question, args, board.tile.tobytes(), board.rot.tobytes(), board.left.tobytes(),
+           board.station_company.tobytes(), board.station_kind.tobytes())
+    if eng.board_memo[0] != key:
+        eng.board_memo = (key, getattr(board, question)(*args))
+    return eng.board_memo[1]
 
 
 # --- step 2: a port or manufactory -----------------------------------------------------
@@ -174,7 +190,7 @@ def _station_sites(eng, c: int) -> list[tuple]:
     free = {a.node for a in eng.owned_abilities(c, "free_port")}
     reserve = eng.rs.operating.reserve_home_slots
     moves = []
-    for node in eng.board.station_sites(cid, station_kind(eng, c)):
+    for node in _ask_board(eng, eng.board, "station_sites", cid, station_kind(eng, c)):
         if reserve and eng.board.free_slots(node) <= _homes_owed(eng, node):
             continue
         cost = 0 if node in free else eng.rs.operating.station_cost
@@ -186,8 +202,13 @@ def _station_sites(eng, c: int) -> list[tuple]:
 def _homes_owed(eng, node: str) -> int:
     """Companies yet to start whose home is `node` (they place their home station on
     starting; minors not in play are closed from the setup)."""
-    return sum(1 for c in range(len(eng.t.companies))
-               if eng.t.companies[c].home == node and not eng.started[c] and not eng.closed[c])
+    companies = eng.t.companies
+    owed: cython.int = 0
+    c: cython.Py_ssize_t
+    for c in range(len(companies)):  # a loop, not a generator: this runs for every site
+        if companies[c].home == node and not eng.started[c] and not eng.closed[c]:
+            owed += 1
+    return owed
 
 
 def station_kind(eng, c: int) -> str:
@@ -199,15 +220,22 @@ def bank_vehicles(eng) -> list[int]:
     """Vehicles the bank sells now: ships of the tiers in play (and the next tier once the
     current one is sold out, or at any time by option), carts from their first phase."""
     t = eng.t
-    current_sold_out = all(eng.vehicles_left[v] == 0 for v in range(len(t.vehicles))
-                           if t.vehicle_is_ship[v] and t.vehicle_phase[v] == eng.phase)
+    phase: cython.int = eng.phase
+    left = eng.vehicles_left
+    current_sold_out = True
+    v: cython.Py_ssize_t
+    for v in range(len(t.vehicles)):
+        if t.vehicle_is_ship[v] and t.vehicle_phase[v] == phase and left[v] != 0:
+            current_sold_out = False
+            break
     next_open = current_sold_out or eng.rs.operating.next_ship_tier == "any_time"
     out = []
+    tier: cython.int
     for v in range(len(t.vehicles)):
-        if eng.vehicles_left[v] == 0 or t.vehicle_retire[v] <= eng.phase:
+        if left[v] == 0 or t.vehicle_retire[v] <= phase:
             continue
         tier = t.vehicle_phase[v]
-        if tier <= eng.phase or (t.vehicle_is_ship[v] and tier == eng.phase + 1 and next_open):
+        if tier <= phase or (t.vehicle_is_ship[v] and tier == phase + 1 and next_open):
             out.append(v)
     return out
 
@@ -229,13 +257,19 @@ def _vehicle_purchases(eng, c: int) -> list[tuple]:
     t = eng.t
     limit = t.phases[eng.phase].limit
     own = eng.co_vehicles[c]
-    ships = sum(1 for v in own if t.vehicle_is_ship[v])
+    ships: cython.int = 0
+    k: cython.Py_ssize_t
+    for k in range(len(own)):
+        if t.vehicle_is_ship[own[k]]:
+            ships += 1
     counts = (len(own) - ships, ships)  # indexed by is_ship
     cash = eng.co_cash[c]
     moves = []
     for v in bank_vehicles(eng):
+        if not _may_own(eng, c, v):
+            continue
         price = bank_price(eng, c, v)
-        if not _may_own(eng, c, v) or price > cash:
+        if price > cash:
             continue
         is_ship = t.vehicle_is_ship[v]
         if counts[is_ship] < limit:
@@ -247,9 +281,10 @@ def _vehicle_purchases(eng, c: int) -> list[tuple]:
     low = eng.rs.operating.vehicle_trade_min_price
     anyone = eng.rs.operating.vehicle_trade == "any_with_consent"
     for s in range(len(t.companies)):
-        if s == c or not eng.started[s] or eng.closed[s] or s in eng.declined or eng.director(s) < 0:
+        if s == c or not eng.started[s] or eng.closed[s] or s in eng.declined:
             continue
-        if eng.director(s) != d and not anyone:
+        seller_director = eng.director(s)
+        if seller_director < 0 or (seller_director != d and not anyone):
             continue
         for v in sorted(set(eng.co_vehicles[s])):
             if not _may_own(eng, c, v) or counts[t.vehicle_is_ship[v]] >= limit:
@@ -332,8 +367,15 @@ def revenue_context(eng, c: int) -> RevenueContext:
     for a in eng.owned_abilities(c, "revenue_bonus"):
         bonus[a.node] = bonus.get(a.node, 0) + a.amount
     goods = {}
+    held = eng.goods
+    nc: cython.Py_ssize_t = len(t.companies)
+    o: cython.Py_ssize_t
+    g: cython.Py_ssize_t
+    total: cython.int
     for o in range(len(t.offboards)):
-        total = sum(eng.goods[g][o] for g in range(len(t.companies)))
+        total = 0
+        for g in range(nc):  # a loop, not a generator: this runs for every route question
+            total += held[g][o]
         if total:
             goods[t.offboards[o]] = total
     return RevenueContext(

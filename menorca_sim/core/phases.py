@@ -3,6 +3,8 @@ fleet limit (companies then discard down); a new epoch may close the legacies an
 RADM's formation epoch, merges the two minors in play (§3)."""
 from __future__ import annotations
 
+import cython
+
 from menorca_sim.core import actions as A
 from menorca_sim.core.codes import BOX, POOL, TREASURY
 
@@ -23,17 +25,28 @@ def advance(eng) -> None:
 
 def _over_limit_kind(eng, c: int) -> int:
     """-1, or 1 when c holds too many ships, 0 when too many carts."""
-    limit = eng.t.phases[eng.phase].limit
-    ships = sum(1 for v in eng.co_vehicles[c] if eng.t.vehicle_is_ship[v])
+    limit: cython.int = eng.t.phases[eng.phase].limit
+    is_ship = eng.t.vehicle_is_ship
+    own = eng.co_vehicles[c]
+    ships: cython.int = 0
+    k: cython.Py_ssize_t
+    for k in range(len(own)):
+        if is_ship[own[k]]:
+            ships += 1
     if ships > limit:
         return 1
-    return 0 if len(eng.co_vehicles[c]) - ships > limit else -1
+    return 0 if len(own) - ships > limit else -1
 
 
 def company_to_discard(eng) -> int:
     """The first company above its fleet limit (its director must discard), or -1."""
+    # asked several times per action: only a fleet longer than the limit (at least 1) can
+    # be above it in ships or in carts
+    limit: cython.int = eng.t.phases[eng.phase].limit
+    fleets = eng.co_vehicles
+    c: cython.Py_ssize_t
     for c in range(len(eng.t.companies)):
-        if eng.co_vehicles[c] and _over_limit_kind(eng, c) >= 0:
+        if len(fleets[c]) > limit and _over_limit_kind(eng, c) >= 0:
             return c
     return -1
 

@@ -19,18 +19,21 @@ def _new_turn(eng) -> None:
     eng.sr_acted = False
 
 
-def can_hold(eng, p: int, c: int, pct: int, row: int, col: int) -> bool:
-    """May p take a certificate of pct percent of c whose price token is at (row, col)?"""
+def can_hold(eng, p: int, c: int, pct: int, row: int, col: int, certs: int) -> bool:
+    """May p, who holds `certs` certificates counting toward his limit (eng.cert_count(p),
+    counted once by legal() for all its questions), take a certificate of pct percent of c
+    whose price token is at (row, col)?"""
     m = eng.t.market
     if eng.percent(c, p) + pct > eng.rs.stock.holding_limit and not m.yellow(row, col):
         return False
-    return m.orange(row, col) or eng.cert_count(p) + 1 <= eng.cert_limit
+    return m.orange(row, col) or certs + 1 <= eng.cert_limit
 
 
 def legal(eng) -> list[tuple]:
     t = eng.t
     p = eng.sr_turn
-    over = eng.cert_count(p) > eng.cert_limit
+    certs = eng.cert_count(p)
+    over = certs > eng.cert_limit
     moves = []
     if eng.srs > 1 or eng.rs.stock.first_sr_sales:
         for c in range(len(t.companies)):
@@ -53,15 +56,15 @@ def legal(eng) -> list[tuple]:
             for source, owner in ((A.SOURCE_TREASURY, TREASURY), (A.SOURCE_POOL, POOL)):
                 k = eng.first_cert(c, owner)
                 if k >= 0 and eng.cert_price(c, k) <= eng.p_cash[p] \
-                        and can_hold(eng, p, c, t.companies[c].certificates[k], row, col):
+                        and can_hold(eng, p, c, t.companies[c].certificates[k], row, col, certs):
                     moves.append((A.BUY_CERT, c, source))
         else:
-            moves.extend(_starts(eng, p, c))
+            moves.extend(_starts(eng, p, c, certs))
     moves.append((A.END_TURN,) if eng.sr_acted else (A.SR_PASS,))
     return moves
 
 
-def _starts(eng, p: int, c: int) -> list[tuple]:
+def _starts(eng, p: int, c: int, certs: int) -> list[tuple]:
     co = eng.t.companies[c]
     m = eng.t.market
     if co.kind not in ("major", "minor") or co.available_epoch > eng.epoch:
@@ -69,7 +72,7 @@ def _starts(eng, p: int, c: int) -> list[tuple]:
     cells = m.par_cells if co.kind == "major" else [m.par_cell(co.par)]
     pct = co.certificates[0]
     return [(A.START_COMPANY, c, r, col) for r, col in cells
-            if m.value(r, col) * pct // 10 <= eng.p_cash[p] and can_hold(eng, p, c, pct, r, col)]
+            if m.value(r, col) * pct // 10 <= eng.p_cash[p] and can_hold(eng, p, c, pct, r, col, certs)]
 
 
 def apply(eng, action: tuple) -> None:
