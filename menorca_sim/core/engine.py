@@ -160,29 +160,10 @@ class Engine:
     # These run for every company in most legal() calls: plain loops on C ints (a
     # generator costs an object per call once compiled)
     def percent(self, c: int, owner: int) -> int:
-        certs = self.t.companies[c].certificates
-        owners = self.cert_owner[c]
-        who: cython.int = owner
-        o: cython.int
-        total: cython.int = 0
-        k: cython.Py_ssize_t
-        for k in range(len(certs)):
-            o = owners[k]
-            if o == who:
-                total += certs[k]
-        return total
+        return _held(self.cert_owner[c], owner, self.t.companies[c].certificates)
 
     def count_of(self, c: int, owner: int) -> int:
-        owners = self.cert_owner[c]
-        who: cython.int = owner
-        o: cython.int
-        total: cython.int = 0
-        k: cython.Py_ssize_t
-        for k in range(len(owners)):
-            o = owners[k]
-            if o == who:
-                total += 1
-        return total
+        return _held(self.cert_owner[c], owner, None)
 
     def first_cert(self, c: int, owner: int) -> int:
         """Index of the lowest-numbered certificate of c held by `owner`, or -1."""
@@ -442,6 +423,19 @@ class Engine:
 
     def money_total(self) -> int:
         return self.bank + sum(self.p_cash) + sum(self.co_cash)
+
+
+def _held(owners: list, who: cython.int, sizes) -> int:
+    """How many of the certificates whose holders `owners` lists `who` holds, or, given
+    their `sizes`, how many percent."""
+    total: cython.int = 0
+    o: cython.int
+    k: cython.Py_ssize_t
+    for k in range(len(owners)):
+        o = owners[k]
+        if o == who:
+            total += 1 if sizes is None else sizes[k]
+    return total
 
 
 def _require(value: str, supported: tuple, key: str) -> None:
