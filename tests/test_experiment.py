@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from experiment_files import study_toml
 
 from menorca_sim.experiment import ExperimentError, load_experiment
 from menorca_sim.rules import default_ruleset_path, load_ruleset
@@ -16,16 +17,7 @@ from menorca_sim.rules import default_ruleset_path, load_ruleset
 RULES = load_ruleset()
 MINORS = RULES.minors
 
-GOOD = """
-name = "study"
-seed = 7
-games = 6
-players = [2, 3]
-minors = "all"
-[policies.seats]
-2 = ["a", "b"]
-3 = ["a", "b", "c"]
-"""
+GOOD = study_toml("study", 7)
 
 
 def good(top: str) -> str:

@@ -11,6 +11,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pytest
 from click.testing import CliRunner
+from experiment_files import study_toml
 
 from menorca_sim.cli import run as cli_run
 from menorca_sim.experiment import load_experiment
@@ -19,19 +20,10 @@ from menorca_sim.parquet_store import read_table
 from menorca_sim.runner import RunError, run_experiment
 from test_runner_toy import failing_play, toy_play
 
-EXPERIMENT = """
-name = "toy"
-seed = 42
-games = 6
-players = [2, 3]
-minors = "all"
-[policies.seats]
-2 = ["a", "b"]
-3 = ["a", "b", "c"]
-[variants.base]
+EXPERIMENT = study_toml("toy", 42, """[variants.base]
 [variants.bonus20]
 "markers.market_bonus" = 20
-"""
+""")
 TOTAL = 2 * 6 * 6  # variants x cells x games
 
 
