@@ -21,8 +21,8 @@ class DecisionCache:
 
     def __init__(self) -> None:
         self._key = None
-        self._companies: dict[str, dict] | None = None
-        self._company: dict[str, dict] = {}  # the records built so far, all or some
+        self._companies: dict[str, dict] = {}  # the records built so far, all or some
+        self._all_companies = False
         self._players: dict[int, dict] = {}
         self._next_lays: dict[tuple, list[dict]] = {}
         self._revenue_keys: dict[str, int] = {}  # company -> the number of its revenue key now
@@ -33,17 +33,16 @@ class DecisionCache:
         """`game.company_states()` of the companies started and not closed, with the
         fields the scripted players read (`COMPANY_FIELDS`)."""
         self._sync(game)
-        if self._companies is None:
-            self._companies = game.company_states(COMPANY_FIELDS)
-            self._company.update(self._companies)
+        if not self._all_companies:
+            self._companies, self._all_companies = game.company_states(COMPANY_FIELDS), True
         return self._companies
 
     def company(self, game, company: str) -> dict:
         """`companies(game)[company]`, built alone when the others are not asked for."""
         self._sync(game)
-        if company not in self._company:
-            self._company[company] = game.company_state(company, COMPANY_FIELDS)
-        return self._company[company]
+        if company not in self._companies:
+            self._companies[company] = game.company_state(company, COMPANY_FIELDS)
+        return self._companies[company]
 
     def player(self, game, seat: int) -> dict:
         """`game.player_state(seat)` with the fields the scripted players read (`PLAYER_FIELDS`)."""
@@ -56,7 +55,7 @@ class DecisionCache:
         """Drop what belongs to an earlier decision."""
         key = view.decision_key(game)
         if key != self._key:
-            self._key, self._companies, self._company = key, None, {}
+            self._key, self._companies, self._all_companies = key, {}, False
             self._players, self._next_lays, self._revenue_keys = {}, {}, {}
 
     def next_lays(self, game, company: str, done: list[dict]) -> list[dict]:

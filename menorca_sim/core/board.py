@@ -102,8 +102,11 @@ class Board:
         """Lay or upgrade (shape rules only; connectivity and cost are tile_lays' job).
         A replaced manifest tile returns to the supply."""
         h: cython.int = self._land(hex)
-        t: cython.int = self._checked_lay(h, tile_id, rotation)
-        old = self.tile[h]
+        self._put(h, self._checked_lay(h, tile_id, rotation), rotation)
+
+    def _put(self, h: cython.int, t: cython.int, rotation: cython.int) -> None:
+        """Lay tile t, already checked (`_checked_lay`), on land hex h; `_unlay` undoes it."""
+        old: cython.int = self.tile[h]
         if 0 <= old < self.tables.n_manifest:
             self.left[old] += 1
         self.left[t] -= 1
@@ -226,13 +229,13 @@ class Board:
         search = routes.FleetSearch(self, c, is_major, vehicles, ctx)
         found: dict = {}  # effect -> revenue
         out = []
-        for (hex, tile_id, rotation), (h, _, effect) in zip(lays, self._checked_lays(lays)):
+        for (_, _, rotation), (h, t, effect) in zip(lays, self._checked_lays(lays)):
             if effect not in found:
                 if effect is None:
                     found[effect] = search.revenue(-1)
                 else:
                     old, old_rot = self.tile[h], self.rot[h]
-                    self.lay_tile(hex, tile_id, rotation)
+                    self._put(h, t, rotation)
                     try:
                         found[effect] = search.revenue(h)
                     finally:

@@ -25,6 +25,7 @@ PASS = cython.declare(cython.int, 2)  # a route may continue through it
 FORBID = cython.declare(cython.int, 4)  # a route may never enter it
 OWN = cython.declare(cython.int, 8)  # holds the company's own station that every route must include
 FAR = cython.declare(cython.int, 1 << 20)  # "unreachable" distance
+N_COLOURS = cython.declare(cython.int, len(COLOURS))
 
 
 class RevenueContext:
@@ -427,28 +428,31 @@ def _search_for(tables) -> _Search:
     return search
 
 
+@cython.cfunc
+@cython.inline
+def _printed_value(search: _Search, tile: cython.int[:], n: cython.int) -> cython.int:
+    """Node n's value from the colour of its hex's tile in `tile` (no tile yet, a port
+    reached by sea: yellow)."""
+    t: cython.int = tile[search.node_land[n]]
+    return search.node_revenue[n * N_COLOURS + (search.tile_colour[t] if t >= 0 else 0)]
+
+
 def fill_vertex_values(search: _Search, board, ctx: RevenueContext) -> None:
     """search.value: the revenue of each revenue vertex for this company (0 elsewhere)."""
     tb = board.tables
     out: cython.int[:] = search.value
     tile: cython.int[:] = board.tile
-    colour: cython.int[:] = search.tile_colour
-    node_land: cython.int[:] = search.node_land
-    node_revenue: cython.int[:] = search.node_revenue
     offboard_revenue: cython.int[:] = search.offboard_revenue
-    colours: cython.int = len(COLOURS)
     epochs: cython.int = tb.epochs
     epoch: cython.int = ctx.epoch - 1
     if not 0 <= epoch < epochs:
         raise ValueError(f"epoch {ctx.epoch} is not one of the ruleset's 1..{epochs}")
     n_nodes: cython.int = tb.n_nodes
     n: cython.int
-    t: cython.int
     for n in range(len(out)):
         out[n] = 0
     for n in range(n_nodes):
-        t = tile[node_land[n]]
-        out[n] = node_revenue[n * colours + (colour[t] if t >= 0 else 0)]  # no tile yet (a port reached by sea): yellow
+        out[n] = _printed_value(search, tile, n)
     for n in range(tb.n_rev - n_nodes):
         out[n_nodes + n] = offboard_revenue[n * epochs + epoch]
     for name, count in ctx.market_markers.items():
@@ -603,8 +607,9 @@ class FleetSearch:
         v: cython.int
         for v in range(size):
             self.values[v] = self.extra[v] = self.search.value[v]
+        tile: cython.int[:] = board.tile
         for v in range(tb.n_nodes):
-            self.extra[v] -= self._printed(v)
+            self.extra[v] -= _printed_value(self.search, tile, v)
         self.kinds = []
         for kind, group in _kind_groups(vehicles):
             starts = _flags(self.search, board, c, kind == "ship", is_major)
@@ -613,20 +618,13 @@ class FleetSearch:
         self.touched = -1
 
     @cython.cfunc
-    def _printed(self, n: cython.int) -> cython.int:
-        """Node n's value from its tile's colour (no tile yet, a port reached by sea: yellow)."""
-        t: cython.int = self.board.tile[self.search.node_land[n]]
-        colour: cython.int = self.search.tile_colour[t] if t >= 0 else 0
-        return self.search.node_revenue[n * len(COLOURS) + colour]
-
-    @cython.cfunc
     def _refresh(self, h: cython.int) -> cython.void:
         """Read again the value of land hex h's node (if any) from its tile now."""
         if h < 0:
             return
         n: cython.int = self.board.tables.land_node[h]
         if n >= 0:
-            self.values[n] = self._printed(n) + self.extra[n]
+            self.values[n] = _printed_value(self.search, self.board.tile, n) + self.extra[n]
 
     @cython.ccall
     def revenue(self, h: cython.int) -> int:

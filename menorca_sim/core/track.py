@@ -83,6 +83,9 @@ def reach(tables, graphs, sources: list[int], blocked) -> bytearray:
             top += 1
     n_nodes: cython.int = tables.n_nodes
     sea_base: cython.int = tables.sea_base
+    if not 1 <= len(graphs) <= 2:
+        raise ValueError(f"reach takes one or two graphs, not {len(graphs)}")
+    two: cython.bint = len(graphs) == 2
     first = graphs[0]
     second = graphs[len(graphs) - 1]
     degree: cython.int[:] = first[0]
@@ -97,7 +100,7 @@ def reach(tables, graphs, sources: list[int], blocked) -> bytearray:
         if v < sea_base and (v >= n_nodes or stop[v]):  # never true of an own station
             continue
         top = _stack_arcs(degree, target, stride, v, mark, todo, top)
-        if len(graphs) > 1:
+        if two:
             top = _stack_arcs(degree2, target2, stride2, v, mark, todo, top)
     return seen
 
