@@ -49,6 +49,10 @@ class Game:
         self.seats = list(seats) if seats is not None else ["?"] * players
         self._legal = None  # (tuples, dicts) of the current state
         self._contexts: dict = {}  # company index -> its RevenueContext in the current state
+        self._key_numbers: dict = {}  # company index -> the number of its revenue key in the current state
+        self._map_key: bytes | None = None  # map_key() of the current state, once asked
+        self._revenues = RevenueMemo()
+        self._ship_ids = frozenset(v for v, spec in rs.vehicles.items() if spec.kind == "ship")
         self._log = GameLog(log, self) if log is not None else None
 
     # --- the API -----------------------------------------------------------------------
@@ -87,7 +91,7 @@ class Game:
         before = self._checker.before(eng, tuples[i]) if self.check else None
         eng.apply(tuples[i])
         self._legal = None
-        self._contexts = {}
+        self._contexts, self._key_numbers, self._map_key = {}, {}, None
         if self.check:
             problems = self._checker.after(eng, before)
             if problems:
@@ -140,7 +144,7 @@ class Game:
         other = Game.__new__(Game)
         other.__dict__.update(self.__dict__)
         other._eng = self._eng.clone()
-        other._contexts = {}
+        other._contexts, other._key_numbers, other._map_key = {}, {}, None
         other._checker = self._checker.clone() if self._checker is not None else None
         other._log = None
         return other
@@ -207,20 +211,45 @@ class Game:
         board, ctx = self._changed(c, changes)
         return board.best_routes(company, eng.is_major(c), self._fleet(vehicles), ctx)
 
-    def _fleet(self, vehicles: list[str]) -> list[tuple[str, str, int]]:
+    def _fleet(self, vehicles: Sequence[str]) -> list[tuple[str, str, int]]:
         """(id, kind, range) of each vehicle: what the route search takes."""
         specs = self.ruleset.vehicles
         return [(v, specs[v].kind, specs[v].range) for v in vehicles]
 
     def route_revenue(self, company: str, vehicles: list[str], changes=()) -> int:
         """The revenue of `route_plan` (0 without vehicles), searched without building
-        the plan's routes."""
+        the plan's routes. Without `changes` it is remembered by `revenue_key` and the
+        fleet, for every player at the table and as long as that key stays."""
         if not vehicles:
             return 0
         eng = self._eng
         c = eng.t.company_index[company]
-        board, ctx = self._changed(c, changes)
-        return board.best_revenue(company, eng.is_major(c), self._fleet(vehicles), ctx)
+        if changes:
+            board, ctx = self._changed(c, changes)
+            return board.best_revenue(company, eng.is_major(c), self._fleet(vehicles), ctx)
+        number = self._key_numbers.get(c)
+        if number is None:
+            number = self._key_numbers[c] = self._revenues.number((c, self.revenue_key(company)))
+        # remembered under the fleet as asked (any order of its vehicles names the same
+        # revenue), and, to be reused by other fleets, its ships' and its carts' apart:
+        # they never share track, so the fleet earns the sum (the core searches them apart too)
+        fleet = tuple(vehicles)
+        total = self._revenues.get(number, fleet)
+        if total is None:
+            ships, carts = [], []
+            for v in fleet:
+                (ships if v in self._ship_ids else carts).append(v)
+            total = 0
+            for part in (tuple(sorted(ships)), tuple(sorted(carts))):
+                if part:
+                    revenue = self._revenues.get(number, part)
+                    if revenue is None:
+                        revenue = eng.board.best_revenue(company, eng.is_major(c), self._fleet(part),
+                                                         self._context_of(c))
+                        self._revenues.put(number, part, revenue)
+                    total += revenue
+            self._revenues.put(number, fleet, total)
+        return total
 
     def lay_revenues(self, company: str, vehicles: list[str], lays: list[dict], done=()) -> list[int]:
         """`route_revenue(company, vehicles, done + [lay])` for each `lay_tile` action of
@@ -236,28 +265,62 @@ class Game:
         return board.lay_revenues(company, eng.is_major(c), self._fleet(vehicles), ctx,
                                   [(lay["hex"], lay["tile"], lay["rotation"]) for lay in lays])
 
+    def marker_revenues(self, company: str, vehicles: list[str], markers: list[dict]) -> list[int]:
+        """`route_revenue(company, vehicles, [marker])` for each `place_market_marker`
+        action of `markers`, answered in one call to the core (0 each without vehicles)."""
+        if not vehicles:
+            return [0] * len(markers)
+        for marker in markers:
+            if marker["type"] != "place_market_marker":
+                raise ValueError(f"not a market marker: {marker!r}")
+        eng = self._eng
+        c = eng.t.company_index[company]
+        return eng.board.marker_revenues(company, eng.is_major(c), self._fleet(vehicles), self._context_of(c),
+                                         [marker["offboard"] for marker in markers])
+
     def next_lays(self, company: str, done=()) -> list[dict]:
         """The `lay_tile` actions `company` could make in a later turn of this phase after
         the lays `done` (applied to a copy), with the cash they leave."""
+        _, _, lays = self._next_lays(company, done)
+        return [A.describe(self._eng.t, a) for a in lays]
+
+    def next_lay_revenues(self, company: str, vehicles: list[str], done=()) -> list[int]:
+        """`route_revenue(company, vehicles, done + [lay])` for each lay of
+        `next_lays(company, done)`, in its order, answered in one call to the core."""
+        eng = self._eng
+        board, ctx, lays = self._next_lays(company, done)
+        if not vehicles:
+            return [0] * len(lays)
+        return board.lay_revenues(company, eng.is_major(eng.t.company_index[company]), self._fleet(vehicles), ctx,
+                                  [(hex, tile, rotation) for _, hex, tile, rotation, _ in lays])
+
+    def _next_lays(self, company: str, done) -> tuple:
+        """(board, revenue context) after the lays `done`, and the lay tuples after them."""
         eng = self._eng
         c = eng.t.company_index[company]
-        board, _ = self._changed(c, done)
+        board, ctx = self._changed(c, done)
         cash = eng.co_cash[c] - sum(lay["cost"] for lay in done)
-        return [A.describe(eng.t, a) for a in operating.tile_lays_on(eng, c, board, cash)]
+        return board, ctx, operating.tile_lays_on(eng, c, board, cash)
 
     def map_key(self) -> bytes:
         """The map (tiles, rotations, stations) and the phase as bytes: equal keys, equal
         answers to questions about track and routes."""
-        eng = self._eng
-        b = eng.board
-        return b.tile.tobytes() + b.rot.tobytes() + b.station_company.tobytes() + bytes([eng.phase])
+        if self._map_key is None:
+            eng = self._eng
+            b = eng.board
+            self._map_key = b.tile.tobytes() + b.rot.tobytes() + b.station_company.tobytes() + bytes([eng.phase])
+        return self._map_key
 
     def revenue_key(self, company: str) -> tuple:
         """Everything `company`'s route revenue depends on besides its vehicles: the map
-        and phase (`map_key`), the epoch, its node bonuses and its market markers."""
-        ctx = self._context_of(self._eng.t.company_index[company])
-        return (self.map_key(), ctx.epoch, tuple(sorted(ctx.node_bonus.items())),
-                tuple(sorted(ctx.market_markers.items())))
+        and phase (`map_key`), the epoch, the events' node bonuses, the revenue bonuses of
+        the open legacies it owns and its market markers (read from the state, without
+        building its revenue context)."""
+        eng = self._eng
+        c = eng.t.company_index[company]
+        bonuses = sorted((a.node, a.amount) for a in eng.owned_abilities(c, "revenue_bonus"))
+        return (self.map_key(), eng.epoch, tuple(sorted(eng.node_bonus.items())), tuple(bonuses),
+                tuple(eng.mmarkers[c]))
 
     def _context_of(self, c: int):
         """Company c's revenue context in the current state (shared: read it, never change it)."""
@@ -380,6 +443,35 @@ class Game:
                 "ors": eng.ors, "phase": t.phases[eng.phase].name, "epoch": eng.epoch,
                 "end_reason": eng.final_reason, "bank": eng.bank, "winners": res["winners"],
                 "actions": eng.actions, "seats": seats, "companies": companies, "auctions": auctions}
+
+
+class RevenueMemo:
+    """Route revenues by (company index and its revenue key, fleet). Keys are numbered (a small int hashes
+    faster than the map's bytes), never twice with one number; all is dropped at `MAX`
+    entries, so that a game's memo stays small."""
+
+    MAX = 20000
+
+    def __init__(self) -> None:
+        self._numbers: dict[tuple, int] = {}
+        self._next = 0
+        self._revenues: dict[tuple, int] = {}
+
+    def number(self, key: tuple) -> int:
+        number = self._numbers.get(key)
+        if number is None:
+            number = self._numbers[key] = self._next
+            self._next += 1
+        return number
+
+    def get(self, number: int, fleet: tuple) -> int | None:
+        return self._revenues.get((number, fleet))
+
+    def put(self, number: int, fleet: tuple, revenue: int) -> None:
+        if len(self._revenues) >= self.MAX:
+            self._revenues.clear()
+            self._numbers.clear()
+        self._revenues[(number, fleet)] = revenue
 
 
 # The records' fields, in their order: name -> getter(game, seat or company index).

@@ -1,7 +1,7 @@
 """What the scripted players ask of a game beyond its state records (`company_states`,
 `player_state`) and the legal actions, in the terms they think in. Everything goes
 through the public Game API (`auction_state`, `route_plan`, `lay_revenues`,
-`next_lays`, `pending_revenue`, `vehicles_for_sale`, `revenue_key`, ...); this module
+`next_lays`, `pending_revenue`, `vehicles_for_sale`, ...); this module
 only names and reshapes those answers."""
 from __future__ import annotations
 
@@ -39,9 +39,19 @@ def lay_revenues(game, company: str, vehicles: list[str], lays: list[dict], done
     return game.lay_revenues(company, list(vehicles), lays, done)
 
 
+def marker_revenues(game, company: str, vehicles: list[str], markers: list[dict]) -> list[int]:
+    """`route_revenue(game, company, vehicles, [marker])` for each market marker placement, in one core call."""
+    return game.marker_revenues(company, list(vehicles), markers)
+
+
 def next_lays(game, company: str, done=()) -> list[dict]:
     """The lays `company` could make in a later turn of this phase after the lays `done`."""
     return game.next_lays(company, done)
+
+
+def next_lay_revenues(game, company: str, vehicles: list[str], done=()) -> list[int]:
+    """`route_revenue(game, company, vehicles, done + [lay])` for each lay of `next_lays`, in one core call."""
+    return game.next_lay_revenues(company, list(vehicles), done)
 
 
 def pending_revenue(game) -> int:
@@ -77,11 +87,6 @@ def marker_company(game) -> str:
 def map_key(game) -> bytes:
     """The map and phase: equal keys, equal answers to what-if questions about track."""
     return game.map_key()
-
-
-def revenue_key(game, company: str) -> tuple:
-    """Everything a company's route revenue depends on besides its vehicles."""
-    return game.revenue_key(company)
 
 
 def decision_key(game) -> tuple[int, int, int]:

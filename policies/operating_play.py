@@ -30,59 +30,46 @@ def lay_tile(game, legal: list[dict], params, cache: DecisionCache) -> dict:
     the most lays after it (extending its network); none if nothing helps."""
     company, info = _company(game, cache)
     fleet = _probe_fleet(game, company, info["vehicles"])
-    base = cache.revenue(game, company, fleet)
+    base = view.route_revenue(game, company, fleet)
     spare = info["cash"] - vehicle_shortfall(game, company, info)
     lays = [a for a in legal if a["type"] == "lay_tile" and a["cost"] <= spare]
     best, best_gain = _skip(legal), 0.0
-    for a, lay_gain in zip(lays, _lay_gains(game, company, fleet, lays, cache)):
+    gains = _lay_gains(game, company, fleet, lays)
+    for a, lay_gain in zip(lays, gains):
         gain = lay_gain * params.horizon - a["cost"]
         if gain > best_gain:
             best, best_gain = a, gain
     if best["type"] != "skip" or base > 0 or params.lookahead < 2:
         return best
     best_key = (0.0, 0)
-    for a in lays:
-        revenue = lookahead_revenue(game, company, fleet, [a], params.lookahead - 1, cache)
+    for a, now in zip(lays, gains):  # the company earns nothing: a lay's gain is what it earns after it
+        revenue = lookahead_revenue(game, company, fleet, [a], params.lookahead - 1, cache, now=now)
         key = (revenue * params.horizon - a["cost"],
-               len(cache.next_lays(game, company, [a])) if revenue == 0 and a["cost"] == 0 else 0)
+               len(cache.next_lay_revenues(game, company, fleet, [a])) if revenue == 0 and a["cost"] == 0 else 0)
         if key > best_key:
             best, best_key = a, key
     return best
 
 
-def _lay_gains(game, company: str, fleet: list[str], lays: list[dict], cache: DecisionCache) -> list[int]:
-    """Revenue gained by each lay. Ships and carts never share track, so their revenues
-    add up apart; a lay changes the ships' only where it upgrades a port node's tile."""
-    vehicles = game.ruleset.vehicles
-    carts = [v for v in fleet if vehicles[v].kind == "cart"]
-    ships = [v for v in fleet if vehicles[v].kind != "cart"]
-    base_carts = cache.revenue(game, company, carts)
-    gains = [r - base_carts for r in view.lay_revenues(game, company, carts, lays)]
-    ports = _port_hexes(game.ruleset)
-    at_port = [i for i, lay in enumerate(lays) if lay["hex"] in ports]
-    if at_port:
-        base_ships = cache.revenue(game, company, ships)
-        for i, r in zip(at_port, view.lay_revenues(game, company, ships, [lays[i] for i in at_port])):
-            gains[i] += r - base_ships
-    return gains
-
-
-def _port_hexes(ruleset) -> frozenset:
-    return frozenset(node.hex for node in ruleset.map.nodes.values() if node.port)
+def _lay_gains(game, company: str, fleet: list[str], lays: list[dict]) -> list[int]:
+    """Revenue gained by each lay, in one core call (which searches each vehicle kind
+    again only where a lay may change its routes)."""
+    base = view.route_revenue(game, company, fleet)
+    return [r - base for r in view.lay_revenues(game, company, fleet, lays)]
 
 
 def lookahead_revenue(game, company: str, fleet: list[str], lays: list[dict], depth: int,
-                      cache: DecisionCache, enough: int = 0) -> int:
-    """What `fleet` earns after `lays`, or, while that is nothing, after up to `depth`
-    further lays in later turns (the best sequence, or the first found that earns
-    `enough` when that is set): how a company with no route yet finds its track."""
-    best = view.route_revenue(game, company, fleet, lays)
+                      cache: DecisionCache, enough: int = 0, now: int | None = None) -> int:
+    """What `fleet` earns after `lays` (`now`, when the caller knows it), or, while that
+    is nothing, after up to `depth` further lays in later turns (the best sequence, or
+    the first found that earns `enough` when that is set): how a company with no route
+    yet finds its track."""
+    best = view.route_revenue(game, company, fleet, lays) if now is None else now
     if best == 0 and depth > 0:
-        nexts = cache.next_lays(game, company, lays)
         # the last level asks the core for all its lays at once
-        values = (view.lay_revenues(game, company, fleet, nexts, lays) if depth == 1 else
+        values = (cache.next_lay_revenues(game, company, fleet, lays) if depth == 1 else
                   (lookahead_revenue(game, company, fleet, lays + [nxt], depth - 1, cache, enough)
-                   for nxt in nexts))
+                   for nxt in cache.next_lays(game, company, lays)))
         for value in values:
             best = max(best, value)
             if enough and best >= enough:
@@ -94,7 +81,7 @@ def place_station(game, legal: list[dict], params, cache: DecisionCache) -> dict
     """The site where the probe fleet earns most, if that repays its cost in the horizon."""
     company, info = _company(game, cache)
     fleet = _probe_fleet(game, company, info["vehicles"])
-    base = cache.revenue(game, company, fleet)
+    base = view.route_revenue(game, company, fleet)
     spare = info["cash"] - vehicle_shortfall(game, company, info)
     best, best_gain = _skip(legal), 0.0
     for a in legal:
@@ -118,12 +105,12 @@ def purchase_value(game, company: str, fleet: list[str], vehicle: str, returned:
         new.remove(returned)
     new.append(vehicle)
     if starts_phase(game, vehicle):
-        gain = (cache.revenue(game, company, after_phase_change(game, new)) - cache.revenue(game, company, fleet)
+        gain = (view.route_revenue(game, company, after_phase_change(game, new)) - view.route_revenue(game, company, fleet)
                 + phase_change_harm(game, company, params, cache)) * (1 + params.vehicle_timing)
     else:
-        gain = cache.revenue(game, company, new) - cache.revenue(game, company, fleet)
-        gain += params.vehicle_timing * (cache.revenue(game, company, surviving(game, new))
-                                         - cache.revenue(game, company, surviving(game, fleet)))
+        gain = view.route_revenue(game, company, new) - view.route_revenue(game, company, fleet)
+        gain += params.vehicle_timing * (view.route_revenue(game, company, surviving(game, new))
+                                         - view.route_revenue(game, company, surviving(game, fleet)))
     return gain * params.horizon - price
 
 
@@ -156,8 +143,8 @@ def phase_change_harm(game, company: str, params, cache: DecisionCache) -> float
     for other, info in companies.items():
         if other == company or not info["vehicles"]:
             continue
-        loss = (cache.revenue(game, other, info["vehicles"])
-                - cache.revenue(game, other, after_phase_change(game, info["vehicles"])))
+        loss = (view.route_revenue(game, other, info["vehicles"])
+                - view.route_revenue(game, other, after_phase_change(game, info["vehicles"])))
         harm += -loss if info["director"] == me else params.rival_harm * loss
     return harm
 
@@ -287,7 +274,7 @@ def discard_vehicle(game, legal: list[dict], params, cache: DecisionCache) -> di
     def loss(a: dict) -> tuple[int, int]:
         rest = list(fleet)
         rest.remove(a["vehicle"])
-        return (-cache.revenue(game, company, rest), prices[a["vehicle"]].price)
+        return (-view.route_revenue(game, company, rest), prices[a["vehicle"]].price)
 
     return min(legal, key=loss)
 
@@ -297,7 +284,8 @@ def place_market_marker(game, legal: list[dict], params, cache: DecisionCache) -
     company = view.marker_company(game)
     info = cache.company(game, company)
     fleet = _probe_fleet(game, company, info["vehicles"])
-    return max(legal, key=lambda a: (view.route_revenue(game, company, fleet, [a]), -legal.index(a)))
+    revenues = view.marker_revenues(game, company, fleet, legal)
+    return legal[max(range(len(legal)), key=lambda i: (revenues[i], -i))]
 
 
 def place_goods_marker(game, legal: list[dict], params, cache: DecisionCache) -> dict:

@@ -9,12 +9,12 @@ from policies.operating_play import lookahead_revenue
 from policies.valuation import DecisionCache, vehicle_shortfall
 
 
-def company_score(game, company: str, info: dict, seat: int, params, cache: DecisionCache) -> float:
+def company_score(game, company: str, info: dict, seat: int, params) -> float:
     """Expected yield of a 10 % certificate per OR (revenue / 10 / price), plus growth:
     a company whose revenue reaches its price moves right when it pays; one without
     revenue moves left. Its director's own companies get the concentration bonus."""
     price = max(info["price"], 1)
-    revenue = cache.revenue(game, company, info["vehicles"])
+    revenue = view.route_revenue(game, company, info["vehicles"])
     unit = game.ruleset.operating.dividend_unit
     score = revenue / unit / price
     if revenue >= price:
@@ -31,11 +31,11 @@ def directs(game, company: str, seat: int) -> bool:
     return view.director(game, company) == seat
 
 
-def failing(game, company: str, info: dict, params, cache: DecisionCache) -> bool:
+def failing(game, company: str, info: dict, params) -> bool:
     """Its price fell below `sell_drop` of its par, or it earns nothing and cannot buy a vehicle."""
     if info["price"] < info["par"] * params.sell_drop:
         return True
-    return cache.revenue(game, company, info["vehicles"]) == 0 and vehicle_shortfall(game, company, info) > 0
+    return view.route_revenue(game, company, info["vehicles"]) == 0 and vehicle_shortfall(game, company, info) > 0
 
 
 def reserve(game, seat: int, params, cache: DecisionCache) -> int:
@@ -50,12 +50,12 @@ def stock_turn(game, legal: list[dict], seat: int, params, cache: DecisionCache)
     companies = cache.companies(game)
     sells = [a for a in legal if a["type"] == "sell_cert"]
     done = next((a for a in legal if a["type"] in ("pass", "end_turn")), None)
-    scores = {c: company_score(game, c, companies[c], seat, params, cache) for c in companies}
+    scores = {c: company_score(game, c, companies[c], seat, params) for c in companies}
     if sells and (done is None or me["certs"] > _cert_limit(game)):  # over the limit
         return min(sells, key=lambda a: scores[a["company"]])
     for a in sells:
         c = a["company"]
-        if not directs(game, c, seat) and failing(game, c, companies[c], params, cache):
+        if not directs(game, c, seat) and failing(game, c, companies[c], params):
             return a
     cash = me["cash"] - reserve(game, seat, params, cache)
     start = _start(game, legal, seat, params, cash, cache)
@@ -63,7 +63,7 @@ def stock_turn(game, legal: list[dict], seat: int, params, cache: DecisionCache)
         return start
     buys = [a for a in legal if a["type"] == "buy_cert"
             and _cert_cost(game, a["company"], companies) <= cash and scores[a["company"]] >= params.min_yield
-            and not failing(game, a["company"], companies[a["company"]], params, cache)]
+            and not failing(game, a["company"], companies[a["company"]], params)]
     if not buys:
         return done
     # the best company; its treasury first (the company gets the money)

@@ -1,5 +1,5 @@
-"""Valuations shared by the scripted players: route revenue of a fleet (asked of the
-core, cached), a company's outlook for share buyers, a legacy's worth."""
+"""Valuations shared by the scripted players: what a decision asks of the game more
+than once (`DecisionCache`), a company's vehicles' outlook, a legacy's worth."""
 from __future__ import annotations
 
 from policies import game_view as view
@@ -11,23 +11,16 @@ PLAYER_FIELDS = ("cash", "certs")
 
 
 class DecisionCache:
-    """The company records, the player records, the companies' revenue keys and the
-    candidate lays asked for in the current decision (dropped when the game moves on), and
-    route revenues of (company, fleet) keyed by everything they depend on (map,
-    phase, the company's bonuses and markers), so that they carry over between
-    decisions that leave those alone, such as a whole stock round."""
-
-    MAX_REVENUES = 20000  # entries kept before starting afresh
+    """The company records, the player records and the candidate lays (and revenues
+    after them) asked for in the current decision, dropped when the game moves on.
+    (Route revenues need no cache here: the Game remembers them for every seat.)"""
 
     def __init__(self) -> None:
         self._key = None
         self._companies: dict[str, dict] = {}  # the records built so far, all or some
         self._all_companies = False
         self._players: dict[int, dict] = {}
-        self._next_lays: dict[tuple, list[dict]] = {}
-        self._revenue_keys: dict[str, int] = {}  # company -> the number of its revenue key now
-        self._key_numbers: dict[tuple, int] = {}
-        self._revenue: dict[tuple, int] = {}
+        self._lays: dict[tuple, list] = {}  # next lays, and revenues after them
 
     def companies(self, game) -> dict[str, dict]:
         """`game.company_states()` of the companies started and not closed, with the
@@ -56,31 +49,26 @@ class DecisionCache:
         key = view.decision_key(game)
         if key != self._key:
             self._key, self._companies, self._all_companies = key, {}, False
-            self._players, self._next_lays, self._revenue_keys = {}, {}, {}
+            self._players, self._lays = {}, {}
 
     def next_lays(self, game, company: str, done: list[dict]) -> list[dict]:
         """`game.next_lays(company, done)`, asked once per decision."""
-        self._sync(game)
-        k = (company, tuple((lay["hex"], lay["tile"], lay["rotation"]) for lay in done))
-        if k not in self._next_lays:
-            self._next_lays[k] = view.next_lays(game, company, done)
-        return self._next_lays[k]
+        return self._lays_answer(game, (company, _lays_key(done)), lambda: view.next_lays(game, company, done))
 
-    def revenue(self, game, company: str, fleet: list[str]) -> int:
-        """`route_revenue` of the fleet, remembered by the company's revenue key (asked
-        once per decision, and numbered: a small int hashes faster than the key)."""
+    def next_lay_revenues(self, game, company: str, fleet: list[str], done: list[dict]) -> list[int]:
+        """`game.next_lay_revenues(company, fleet, done)`, asked once per decision."""
+        return self._lays_answer(game, (company, tuple(fleet), _lays_key(done)),
+                                 lambda: view.next_lay_revenues(game, company, fleet, done))
+
+    def _lays_answer(self, game, key: tuple, ask) -> list:
         self._sync(game)
-        key = self._revenue_keys.get(company)
-        if key is None:
-            key = self._revenue_keys[company] = self._key_numbers.setdefault(
-                view.revenue_key(game, company), len(self._key_numbers))
-        k = (company, tuple(sorted(fleet)), key)
-        if k not in self._revenue:
-            if len(self._revenue) >= self.MAX_REVENUES:  # start afresh, numbers too
-                self._revenue, self._key_numbers, self._revenue_keys = {}, {}, {}
-                return self.revenue(game, company, fleet)
-            self._revenue[k] = view.route_revenue(game, company, list(fleet))
-        return self._revenue[k]
+        if key not in self._lays:
+            self._lays[key] = ask()
+        return self._lays[key]
+
+
+def _lays_key(lays: list[dict]) -> tuple:
+    return tuple((lay["hex"], lay["tile"], lay["rotation"]) for lay in lays)
 
 
 def surviving(game, fleet: list[str]) -> list[str]:

@@ -1,6 +1,8 @@
-"""`lay_revenues` (Board and Game) answers exactly what one `best_routes` per candidate
-lay on a copy of the board answers, and leaves the board as it found it. Positions
-are the tile-lay decisions of seeded games between random and heuristic players."""
+"""The batched and remembered route queries answer exactly what one `best_routes` per
+question on a copy of the board answers: `lay_revenues` (Board and Game, which leaves
+the board as it found it), `next_lay_revenues`, `marker_revenues`, and `route_revenue`
+as the Game remembers it. Positions are the tile-lay decisions of seeded games between
+random and heuristic players."""
 from __future__ import annotations
 
 import collections
@@ -9,7 +11,7 @@ import numpy as np
 import pytest
 
 import policies
-from menorca_sim.core import operating
+from menorca_sim.core import operating, routes
 from menorca_sim.game import Game
 from menorca_sim.rules import load_ruleset
 
@@ -134,3 +136,68 @@ def test_lay_revenues_check_every_lay():
     bad_hex = dict(lays[0], hex="Z99")
     with pytest.raises(ValueError, match="not a land hex"):
         game.lay_revenues(company, fleet, [bad_hex])
+
+
+def _core_fleet(game, fleet: list[str]) -> list[tuple]:
+    return [(v, game.ruleset.vehicles[v].kind, game.ruleset.vehicles[v].range) for v in fleet]
+
+
+@pytest.mark.parametrize("players,seed,style", [(2, 4, "random_legal"), (3, 3, "heuristic")])
+def test_next_lay_revenues_equal_lay_revenues_of_the_next_lays(players, seed, style):
+    for game, lays in lay_positions(players, seed, style, limit=12):
+        company = game.actor_label()
+        for fleet in fleets(game, company):
+            for done in ([], lays[:1]):
+                later = game.next_lays(company, done)
+                assert game.next_lay_revenues(company, fleet, done) == game.lay_revenues(company, fleet, later, done)
+
+
+def test_marker_revenues_equal_one_plan_per_marker():
+    markers = [{"type": "place_market_marker", "offboard": o} for o in load_ruleset().map.offboards]
+    gained = 0
+    for game, _ in lay_positions(3, 3, "heuristic", limit=12):
+        for company in game.company_states():
+            for fleet in fleets(game, company):
+                expected = [game.route_revenue(company, fleet, [m]) for m in markers]
+                assert game.marker_revenues(company, fleet, markers) == expected
+                gained += max(expected, default=0) > game.route_revenue(company, fleet)
+    assert gained > 0
+
+
+def test_remembered_route_revenue_equals_a_fresh_search():
+    """Every company, fleet and order of it, at positions of one game whose players asked
+    thousands of revenues before (the memo is shared by the seats): the same fleet asked
+    for two companies with equal maps and bonuses is not mixed up, and an answer does
+    not outlive a change of the map."""
+    for game, _ in lay_positions(3, 3, "heuristic", limit=20):
+        eng = game._eng
+        everything = sorted(set(v for c in game.company_states() for v in fleets(game, c)[0]))
+        for company in game.company_states():
+            c = eng.t.company_index[company]
+            ctx = operating.revenue_context(eng, c)
+            for fleet in fleets(game, company) + [everything]:
+                fresh = eng.board.best_revenue(company, eng.is_major(c), _core_fleet(game, fleet), ctx)
+                assert game.route_revenue(company, fleet) == fresh
+                assert game.route_revenue(company, fleet[::-1]) == fresh
+
+
+def test_lays_out_of_a_fleets_reach_earn_what_the_map_earns():
+    """`FleetSearch.affects`: a lay where no route of the fleet can reach changes nothing
+    for it (and such lays and others occur)."""
+    reach = collections.Counter()
+    for game, lays in lay_positions(3, 3, "heuristic", limit=12):
+        eng = game._eng
+        for company in game.company_states():
+            c = eng.t.company_index[company]
+            for fleet in fleets(game, company):
+                if not fleet:
+                    continue
+                search = routes.FleetSearch(eng.board, c, eng.is_major(c), _core_fleet(game, fleet),
+                                            operating.revenue_context(eng, c))
+                base = game.route_revenue(company, fleet)
+                for lay in lays:
+                    inside = search.affects(eng.board.tables.land_index[lay["hex"]])
+                    reach[inside] += 1
+                    if not inside:
+                        assert game.route_revenue(company, fleet, [lay]) == base
+    assert reach[True] > 0 and reach[False] > 0

@@ -221,7 +221,8 @@ class Board:
         """The `best_routes` revenue after each lay of `lays` ((hex, tile id, rotation)
         each) taken alone: laid in place, searched and undone one by one (no copy), one
         search per distinct effect on routes (see `_checked_lays`: most candidate lays
-        change nothing, many others the same as another)."""
+        change nothing, many others the same as another; and a lay out of the fleet's
+        reach changes nothing for it, see `routes.FleetSearch.affects`)."""
         c: cython.int = self.tables.company_index[company]
         h: cython.int
         old: cython.int
@@ -230,6 +231,8 @@ class Board:
         found: dict = {}  # effect -> revenue
         out = []
         for (_, _, rotation), (h, t, effect) in zip(lays, self._checked_lays(lays)):
+            if not search.affects(h):
+                effect = None  # out of the fleet's reach
             if effect not in found:
                 if effect is None:
                     found[effect] = search.revenue(-1)
@@ -242,6 +245,13 @@ class Board:
                         self._unlay(h, old, old_rot)
             out.append(found[effect])
         return out
+
+    def marker_revenues(self, company: str, is_major: bool, vehicles, ctx, offboards) -> list[int]:
+        """The `best_routes` revenue with one more of the company's market markers on
+        each offboard of `offboards` (names), taken alone."""
+        search = routes.FleetSearch(self, self.tables.company_index[company], is_major, vehicles, ctx)
+        vertex = self.tables.vertex_index
+        return [search.revenue_plus(vertex[o], ctx.market_bonus) for o in offboards]
 
     def _checked_lays(self, lays) -> list[tuple]:
         """(land hex, tile index, effect) of each lay ((hex, tile id, rotation) each),
@@ -256,19 +266,29 @@ class Board:
         path_bits: cython.int[:] = tb.path_bits
         pair_a: cython.int[:] = tb.pair_a
         pair_b: cython.int[:] = tb.pair_b
+        tile: cython.int[:] = self.tile
+        rot: cython.int[:] = self.rot
+        left: cython.int[:] = self.left
+        land_index, tile_index = tb.land_index, tb.tile_index
+        first_lay_shapes, upgrade_shapes = tb.first_lay_shapes, tb.upgrade_shapes
+        n_manifest: cython.int = tb.n_manifest
         h: cython.int
         t: cython.int
+        r: cython.int
         i: cython.int
         added: cython.int
         live: cython.int
         ends: cython.int
         out = []
         for hex, tile_id, rotation in lays:
-            h = self._land(hex)
-            t = self._checked_lay(h, tile_id, rotation)
-            added = path_bits[t * 6 + rotation]
-            if self.tile[h] >= 0:
-                added &= ~path_bits[self.tile[h] * 6 + self.rot[h]]
+            # `_checked_lay`'s checks, inline: this runs for every candidate lay
+            h, t, r = land_index.get(hex, -1), tile_index.get(tile_id, -1), rotation
+            if h < 0 or not 0 <= t < n_manifest or not 0 <= r < 6 or left[t] <= 0 or (t, path_bits[t * 6 + r]) not in (
+                    first_lay_shapes[h] if tile[h] < 0 else upgrade_shapes[(tile[h], rot[h])]):
+                self._checked_lay(self._land(hex), tile_id, rotation)  # raises, saying what is wrong
+            added = path_bits[t * 6 + r]
+            if tile[h] >= 0:
+                added &= ~path_bits[tile[h] * 6 + rot[h]]
             ends = facing[h] | 1 << NODE
             live = 0
             for i in range(len(pair_a)):

@@ -16,7 +16,7 @@ from array import array
 
 import cython
 
-from menorca_sim.core.track import PORT
+from menorca_sim.core.track import PORT, reach
 from menorca_sim.rules.model import COLOURS
 
 # Vertex flags for one search.
@@ -519,8 +519,17 @@ def _flags(search: _Search, board, c: cython.int, ship: cython.bint, is_major: c
 def _kind_groups(vehicles) -> list[tuple[str, list[int]]]:
     """(kind, indices of `vehicles` of that kind, longest range first) per kind present."""
     out = []
+    i: cython.Py_ssize_t
+    j: cython.Py_ssize_t
     for kind in ("ship", "cart"):
-        group = sorted((i for i, v in enumerate(vehicles) if v[1] == kind), key=lambda i: -vehicles[i][2])
+        group: list = []
+        for i in range(len(vehicles)):
+            if vehicles[i][1] == kind:
+                # after every vehicle of at least its range: longest first, in fleet order on ties
+                j = len(group)
+                while j > 0 and vehicles[group[j - 1]][2] < vehicles[i][2]:
+                    j -= 1
+                group.insert(j, i)
         if group:
             out.append((kind, group))
     return out
@@ -585,14 +594,16 @@ class FleetSearch:
     and each vehicle kind's flags and start vertices depend on stations, fleet and
     context, which stay as they were: they are prepared once and kept here (other
     searches may use the shared buffers in between), and only the value of a changed
-    hex's node is read again."""
+    hex's node is read again. A kind is searched again only where a lay may change its
+    routes (`affects`): its revenue elsewhere is the one on the board as at construction."""
 
     board: object
     search: _Search
     is_major: cython.bint
     values: cython.int[:]  # vertex values as at construction, but for refreshed nodes
     extra: cython.int[:]  # per vertex: bonuses and markers on top of the printed value
-    kinds: list  # per vehicle kind present: (ship, flags, starts, ranges longest first)
+    kinds: list  # per vehicle kind present: (ship, flags, starts, ranges longest first, affected hexes)
+    bases: list  # per kind: its revenue on the board as at construction (-1 until searched)
     touched: cython.int  # the land hex refreshed by the last search (-1: none)
 
     def __init__(self, board, c: int, is_major: bool, vehicles, ctx: RevenueContext) -> None:
@@ -614,7 +625,10 @@ class FleetSearch:
         for kind, group in _kind_groups(vehicles):
             starts = _flags(self.search, board, c, kind == "ship", is_major)
             self.kinds.append((kind == "ship", bytearray(self.search.flags), starts,
-                               [vehicles[i][2] for i in group]))
+                               [vehicles[i][2] for i in group],
+                               _affected_hexes(tb, tb.lanes_graph if kind == "ship" else board.road,
+                                               self.search.flags)))
+        self.bases = [-1] * len(self.kinds)
         self.touched = -1
 
     @cython.cfunc
@@ -629,22 +643,94 @@ class FleetSearch:
     @cython.ccall
     def revenue(self, h: cython.int) -> int:
         """The best revenue on the board as it is now: it may differ from the board at
-        construction in the track of land hex h and of the hex of the previous call."""
+        construction in the track of land hex h (-1: none) and of the hex of the
+        previous call."""
+        return self._revenue(h, True)
+
+    @cython.cfunc
+    def _revenue(self, h: cython.int, plain: cython.bint) -> int:
+        """`revenue(h)`; `plain`: the values are as at construction (no bonus added), so
+        that the kinds' revenues on the board as at construction may be used and kept."""
         search: _Search = self.search
         self._refresh(self.touched)
         self._refresh(h)
         self.touched = h
         search.value[:] = self.values
         total: cython.int = 0
+        kind_total: cython.int
         r: cython.int
+        k: cython.Py_ssize_t
         kind_flags: cython.uchar[:]
-        for ship, flags, starts, ranges in self.kinds:
+        affected: cython.uchar[:]
+        unchanged: cython.bint
+        for k in range(len(self.kinds)):
+            ship, flags, starts, ranges, hexes = self.kinds[k]
+            affected = hexes
+            unchanged = plain and (h < 0 or not affected[h])
+            if unchanged and self.bases[k] >= 0:
+                total += self.bases[k]
+                continue
             kind_flags = flags
             search.flags[:] = kind_flags
+            kind_total = 0
             for r in _enumerate_and_assign(search, self.board, self.is_major, ship, starts, ranges):
                 if r >= 0:
-                    total += search.revenue_of(r)
+                    kind_total += search.revenue_of(r)
+            if unchanged:
+                self.bases[k] = kind_total
+            total += kind_total
         return total
+
+    @cython.ccall
+    def affects(self, h: cython.int) -> cython.bint:
+        """May a lay on land hex h change what the fleet earns? (See `_affected_hexes`.)"""
+        affected: cython.uchar[:]
+        for kind in self.kinds:
+            affected = kind[4]
+            if affected[h]:
+                return True
+        return False
+
+    @cython.ccall
+    def revenue_plus(self, v: cython.int, amount: cython.int) -> int:
+        """The best revenue on the board as at construction with `amount` more on vertex
+        v (a market marker's bonus on its offboard: markers change no track)."""
+        self.values[v] += amount
+        try:
+            return self._revenue(-1, False)
+        finally:
+            self.values[v] -= amount
+
+
+def _affected_hexes(tb, graph, flags: cython.uchar[:]) -> bytearray:
+    """Per land hex, 1 where a vertex lies that a route of this kind (flags as `_flags`
+    set them) can reach: every route holds an OWN vertex, and a route's vertices are
+    reached from it along arcs (track is two-way), crossing only PASS vertices and no
+    FORBID one but the OWN one it starts from (a major's carts start at its own port,
+    which they may not enter); a FORBID vertex, never entered, is counted as reached,
+    which errs on the safe side. A lay elsewhere adds arcs no route can use and changes
+    the value of no node a route can visit, so it leaves the kind's revenue alone."""
+    n_nodes: cython.int = tb.n_nodes
+    stop = bytearray(n_nodes)
+    stops: cython.uchar[:] = stop
+    own = []
+    v: cython.int
+    for v in range(n_nodes):  # only nodes hold stations, and only nodes are not PASS
+        if flags[v] & OWN:
+            own.append(v)
+        stops[v] = not flags[v] & PASS or (flags[v] & FORBID and not flags[v] & OWN)
+    seen: cython.uchar[:] = reach(tb, [graph], own, stop)
+    node_land: cython.int[:] = tb.node_land
+    stub_base: cython.int = tb.stub_base
+    affected = bytearray(tb.n_land)
+    hexes: cython.uchar[:] = affected
+    for v in range(n_nodes):
+        if seen[v]:
+            hexes[node_land[v]] = 1
+    for v in range(stub_base, len(seen)):
+        if seen[v]:
+            hexes[(v - stub_base) // 6] = 1
+    return affected
 
 
 def _route(tb, vehicle, trail: list[int], revenue: int) -> Route:
