@@ -154,6 +154,10 @@ class Game:
         """The phase in force (a name of `ruleset.phases`)."""
         return self._eng.t.phases[self._eng.phase].name
 
+    def phase_index(self) -> int:
+        """The phase in force as an index of `ruleset.phases`."""
+        return self._eng.phase
+
     def action_count(self) -> int:
         """Actions applied so far: with `id(game)`, identifies the state between actions."""
         return self._eng.actions

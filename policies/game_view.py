@@ -71,7 +71,7 @@ def for_sale(game, company: str) -> list[str]:
 
 
 def phase_index(game) -> int:
-    return game.ruleset.phase_index(game.phase())
+    return game.phase_index()
 
 
 def director(game, company: str) -> int:

@@ -104,13 +104,16 @@ def purchase_value(game, company: str, fleet: list[str], vehicle: str, returned:
     if returned is not None:
         new.remove(returned)
     new.append(vehicle)
+    # what the fleet earns now, and once the next phase begins: the same for every candidate
+    now, lasting = cache.once(game, ("fleet_revenues", company, tuple(fleet)),
+                              lambda: (view.route_revenue(game, company, fleet),
+                                       view.route_revenue(game, company, surviving(game, fleet))))
     if starts_phase(game, vehicle):
-        gain = (view.route_revenue(game, company, after_phase_change(game, new)) - view.route_revenue(game, company, fleet)
-                + phase_change_harm(game, company, params, cache)) * (1 + params.vehicle_timing)
+        harm = cache.once(game, ("phase_change_harm", company), lambda: phase_change_harm(game, company, params, cache))
+        gain = (view.route_revenue(game, company, after_phase_change(game, new)) - now + harm) * (1 + params.vehicle_timing)
     else:
-        gain = view.route_revenue(game, company, new) - view.route_revenue(game, company, fleet)
-        gain += params.vehicle_timing * (view.route_revenue(game, company, surviving(game, new))
-                                         - view.route_revenue(game, company, surviving(game, fleet)))
+        gain = view.route_revenue(game, company, new) - now
+        gain += params.vehicle_timing * (view.route_revenue(game, company, surviving(game, new)) - lasting)
     return gain * params.horizon - price
 
 

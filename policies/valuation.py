@@ -11,16 +11,17 @@ PLAYER_FIELDS = ("cash", "certs")
 
 
 class DecisionCache:
-    """The company records, the player records and the candidate lays (and revenues
-    after them) asked for in the current decision, dropped when the game moves on.
-    (Route revenues need no cache here: the Game remembers them for every seat.)"""
+    """The company records, the player records and other answers (next lays, revenues
+    after them, the harm of a phase change) asked for in the current decision, dropped
+    when the game moves on. (Route revenues need no cache here: the Game remembers them
+    for every seat.)"""
 
     def __init__(self) -> None:
         self._key = None
         self._companies: dict[str, dict] = {}  # the records built so far, all or some
         self._all_companies = False
         self._players: dict[int, dict] = {}
-        self._lays: dict[tuple, list] = {}  # next lays, and revenues after them
+        self._answers: dict[tuple, object] = {}  # other answers (`once`)
 
     def companies(self, game) -> dict[str, dict]:
         """`game.company_states()` of the companies started and not closed, with the
@@ -49,22 +50,23 @@ class DecisionCache:
         key = view.decision_key(game)
         if key != self._key:
             self._key, self._companies, self._all_companies = key, {}, False
-            self._players, self._lays = {}, {}
+            self._players, self._answers = {}, {}
 
     def next_lays(self, game, company: str, done: list[dict]) -> list[dict]:
         """`game.next_lays(company, done)`, asked once per decision."""
-        return self._lays_answer(game, (company, _lays_key(done)), lambda: view.next_lays(game, company, done))
+        return self.once(game, ("next_lays", company, _lays_key(done)), lambda: view.next_lays(game, company, done))
 
     def next_lay_revenues(self, game, company: str, fleet: list[str], done: list[dict]) -> list[int]:
         """`game.next_lay_revenues(company, fleet, done)`, asked once per decision."""
-        return self._lays_answer(game, (company, tuple(fleet), _lays_key(done)),
-                                 lambda: view.next_lay_revenues(game, company, fleet, done))
+        return self.once(game, ("next_lay_revenues", company, tuple(fleet), _lays_key(done)),
+                         lambda: view.next_lay_revenues(game, company, fleet, done))
 
-    def _lays_answer(self, game, key: tuple, ask) -> list:
+    def once(self, game, key: tuple, ask):
+        """`ask()`, asked once per decision for each `key`."""
         self._sync(game)
-        if key not in self._lays:
-            self._lays[key] = ask()
-        return self._lays[key]
+        if key not in self._answers:
+            self._answers[key] = ask()
+        return self._answers[key]
 
 
 def _lays_key(lays: list[dict]) -> tuple:
@@ -73,9 +75,9 @@ def _lays_key(lays: list[dict]) -> tuple:
 
 def surviving(game, fleet: list[str]) -> list[str]:
     """The vehicles of `fleet` still running after the next phase change."""
-    rs = game.ruleset
+    retire = game.ruleset.retire_index
     nxt = view.phase_index(game) + 1
-    return [v for v in fleet if rs.vehicles[v].retire is None or rs.phase_index(rs.vehicles[v].retire) > nxt]
+    return [v for v in fleet if retire[v] > nxt]
 
 
 def cheapest_vehicle(game, company: str) -> int:

@@ -174,7 +174,11 @@ def _ask_board(eng, board, question: str, *args):
     """`board.question(*args)`, remembered for the last question asked: settle() and the
     legal() right after it ask the same one. The key holds the whole map state (tiles,
     rotations, manifest, stations), so an answer is never reused for a changed map, however
-    it changed. The answer may be shared (by clones too): read it, never change it."""
+    it changed. The answer may be shared (by clones too): read it, never change it. A
+    what-if copy of the board (a player's question) is asked directly: it is asked once,
+    and would only push out the answer for the game's own board."""
+    if board is not eng.board:
+        return getattr(board, question)(*args)
     key = (question, args, board.tile.tobytes(), board.rot.tobytes(), board.left.tobytes(),
            board.station_company.tobytes(), board.station_kind.tobytes())
     if eng.board_memo[0] != key:

@@ -605,6 +605,7 @@ class FleetSearch:
     kinds: list  # per vehicle kind present: (ship, flags, starts, ranges longest first, affected hexes)
     bases: list  # per kind: its revenue on the board as at construction (-1 until searched)
     touched: cython.int  # the land hex refreshed by the last search (-1: none)
+    any_affected: cython.uchar[:]  # per land hex: some kind's affected hexes hold it
 
     def __init__(self, board, c: int, is_major: bool, vehicles, ctx: RevenueContext) -> None:
         tb = board.tables
@@ -630,6 +631,10 @@ class FleetSearch:
                                                self.search.flags)))
         self.bases = [-1] * len(self.kinds)
         self.touched = -1
+        union = bytearray(tb.n_land)
+        for kind in self.kinds:
+            union = bytearray(a | b for a, b in zip(union, kind[4]))
+        self.any_affected = union
 
     @cython.cfunc
     def _refresh(self, h: cython.int) -> cython.void:
@@ -684,12 +689,7 @@ class FleetSearch:
     @cython.ccall
     def affects(self, h: cython.int) -> cython.bint:
         """May a lay on land hex h change what the fleet earns? (See `_affected_hexes`.)"""
-        affected: cython.uchar[:]
-        for kind in self.kinds:
-            affected = kind[4]
-            if affected[h]:
-                return True
-        return False
+        return self.any_affected[h] != 0
 
     @cython.ccall
     def revenue_plus(self, v: cython.int, amount: cython.int) -> int:

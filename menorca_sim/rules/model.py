@@ -254,6 +254,13 @@ class Ruleset:
         # players ask this on every decision: a dict, not a scan of the phases
         return {phase.name: i for i, phase in enumerate(self.phases)}
 
+    @cached_property
+    def retire_index(self) -> dict[str, int]:
+        """Per vehicle id, the index of the phase that retires it (len(phases): never);
+        players ask it for every vehicle they value."""
+        never = len(self.phases)
+        return {v: never if spec.retire is None else self.phase_index(spec.retire) for v, spec in self.vehicles.items()}
+
     @property
     def minors(self) -> tuple[str, ...]:
         return tuple(c.id for c in self.companies.values() if c.kind == "minor")
