@@ -145,6 +145,7 @@ class Game:
         other.__dict__.update(self.__dict__)
         other._eng = self._eng.clone()
         other._contexts, other._key_numbers, other._map_key = {}, {}, None
+        # the revenue memo stays shared: its keys hold all a revenue depends on
         other._checker = self._checker.clone() if self._checker is not None else None
         other._log = None
         return other
@@ -307,12 +308,13 @@ class Game:
         return board, ctx, operating.tile_lays_on(eng, c, board, cash)
 
     def map_key(self) -> bytes:
-        """The map (tiles, rotations, stations) and the phase as bytes: equal keys, equal
-        answers to questions about track and routes."""
+        """The map (tiles, rotations, stations and their kinds) and the phase as bytes:
+        equal keys, equal answers to questions about track and routes."""
         if self._map_key is None:
             eng = self._eng
             b = eng.board
-            self._map_key = b.tile.tobytes() + b.rot.tobytes() + b.station_company.tobytes() + bytes([eng.phase])
+            self._map_key = (b.tile.tobytes() + b.rot.tobytes() + b.station_company.tobytes()
+                             + b.station_kind.tobytes() + bytes([eng.phase]))
         return self._map_key
 
     def revenue_key(self, company: str) -> tuple:
