@@ -452,9 +452,9 @@ class Game:
 
 
 class RevenueMemo:
-    """Route revenues by (company index and its revenue key, fleet). Keys are numbered (a small int hashes
-    faster than the map's bytes), never twice with one number; all is dropped at `MAX`
-    entries, so that a game's memo stays small."""
+    """Route revenues by (company index and its revenue key, fleet). Keys are numbered
+    (a small int hashes faster than the map's bytes), never twice with one number; all
+    is dropped at `MAX` entries, so that a game's memo stays small."""
 
     MAX = 20000
 

@@ -11,6 +11,16 @@ from menorca_sim.core.track import PORT, STATION_KINDS
 from menorca_sim.rules.model import COLOURS, NODE
 
 
+@cython.cfunc
+def _shape_fits(tb, tile: cython.int[:], rot: cython.int[:], h: cython.int, t: cython.int,
+                rotation: cython.int) -> cython.bint:
+    """Tile t at `rotation` has the track of one of the shapes allowed on land hex h now."""
+    if not 0 <= rotation < 6:
+        return False
+    shapes = tb.first_lay_shapes[h] if tile[h] < 0 else tb.upgrade_shapes[(tile[h], rot[h])]
+    return (t, tb.path_bits[t * 6 + rotation]) in shapes
+
+
 class Board:
     def __init__(self, tables) -> None:
         self.tables = tables
@@ -119,19 +129,11 @@ class Board:
         t: cython.int = self.tables.tile_index.get(tile_id, -1)
         if t < 0 or t >= self.tables.n_manifest:
             raise ValueError(f"unknown tile {tile_id!r}")
-        if not self._shape_fits(h, t, rotation):
+        if not _shape_fits(self.tables, self.tile, self.rot, h, t, rotation):
             raise ValueError(f"tile {tile_id} at rotation {rotation} is not a legal lay on {self.tables.land[h]}")
         if self.left[t] <= 0:
             raise ValueError(f"no tile {tile_id} left in the manifest")
         return t
-
-    def _shape_fits(self, h: cython.int, t: cython.int, rotation: int) -> cython.bint:
-        """Tile t at `rotation` has the track of one of the shapes allowed on hex h."""
-        if not 0 <= rotation < 6:
-            return False
-        tb = self.tables
-        shapes = tb.first_lay_shapes[h] if self.tile[h] < 0 else tb.upgrade_shapes[(self.tile[h], self.rot[h])]
-        return (t, tb.path_bits[t * 6 + rotation]) in shapes
 
     # --- stations ------------------------------------------------------------------
     def free_slots(self, node: str) -> int:
@@ -262,59 +264,45 @@ class Board:
         tile's colour (its node's value) and the live paths added, or None, the map
         unchanged, where the hex has no node and no live path is added."""
         tb = self.tables
-        facing: cython.int[:] = self._facing_track()
         path_bits: cython.int[:] = tb.path_bits
         pair_a: cython.int[:] = tb.pair_a
         pair_b: cython.int[:] = tb.pair_b
+        edge_mask: cython.int[:] = tb.edge_mask
+        neighbour: cython.int[:] = tb.neighbour
         tile: cython.int[:] = self.tile
         rot: cython.int[:] = self.rot
         left: cython.int[:] = self.left
         land_index, tile_index = tb.land_index, tb.tile_index
-        first_lay_shapes, upgrade_shapes = tb.first_lay_shapes, tb.upgrade_shapes
         n_manifest: cython.int = tb.n_manifest
         h: cython.int
         t: cython.int
         r: cython.int
+        e: cython.int
+        j: cython.int
         i: cython.int
         added: cython.int
         live: cython.int
         ends: cython.int
         out = []
         for hex, tile_id, rotation in lays:
-            # `_checked_lay`'s checks, inline: this runs for every candidate lay
+            # `_checked_lay`'s checks without its messages, asked of it only on failure:
+            # this runs for every candidate lay
             h, t, r = land_index.get(hex, -1), tile_index.get(tile_id, -1), rotation
-            if h < 0 or not 0 <= t < n_manifest or not 0 <= r < 6 or left[t] <= 0 or (t, path_bits[t * 6 + r]) not in (
-                    first_lay_shapes[h] if tile[h] < 0 else upgrade_shapes[(tile[h], rot[h])]):
+            if h < 0 or not 0 <= t < n_manifest or left[t] <= 0 or not _shape_fits(tb, tile, rot, h, t, r):
                 self._checked_lay(self._land(hex), tile_id, rotation)  # raises, saying what is wrong
             added = path_bits[t * 6 + r]
             if tile[h] >= 0:
                 added &= ~path_bits[tile[h] * 6 + rot[h]]
-            ends = facing[h] | 1 << NODE
+            ends = 1 << NODE  # and each edge facing a neighbour's track to the side they share
+            for e in range(6):
+                j = neighbour[h * 6 + e]
+                if j >= 0 and tile[j] >= 0 and (edge_mask[tile[j] * 6 + rot[j]] >> ((e + 3) % 6)) & 1:
+                    ends |= 1 << e
             live = 0
             for i in range(len(pair_a)):
                 if (added >> i) & (ends >> pair_a[i]) & (ends >> pair_b[i]) & 1:
                     live |= 1 << i
             out.append((h, t, None if live == 0 and tb.land_node[h] < 0 else (h, tb.tile_colour[t], live)))
-        return out
-
-    def _facing_track(self) -> array:
-        """Per land hex, bit e set when the neighbour across edge e holds track reaching
-        the side they share."""
-        tb = self.tables
-        edge_mask: cython.int[:] = tb.edge_mask
-        neighbour: cython.int[:] = tb.neighbour
-        tile: cython.int[:] = self.tile
-        rot: cython.int[:] = self.rot
-        out = array("i", [0]) * tb.n_land
-        bits: cython.int[:] = out
-        h: cython.int
-        e: cython.int
-        j: cython.int
-        for h in range(tb.n_land):
-            for e in range(6):
-                j = neighbour[h * 6 + e]
-                if j >= 0 and tile[j] >= 0 and (edge_mask[tile[j] * 6 + rot[j]] >> ((e + 3) % 6)) & 1:
-                    bits[h] |= 1 << e
         return out
 
     def _unlay(self, h: cython.int, old: cython.int, old_rot: cython.int) -> None:

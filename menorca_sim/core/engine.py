@@ -208,6 +208,17 @@ class Engine:
                 total += held
         return total
 
+    def ships(self, c: int) -> int:
+        """How many of company c's vehicles are ships (the rest are carts)."""
+        is_ship = self.t.vehicle_is_ship
+        own = self.co_vehicles[c]
+        count: cython.int = 0
+        k: cython.Py_ssize_t
+        for k in range(len(own)):
+            if is_ship[own[k]]:
+                count += 1
+        return count
+
     def price(self, c: int) -> int:
         return self.t.market.value(self.co_row[c], self.co_col[c])
 

@@ -261,11 +261,7 @@ def _vehicle_purchases(eng, c: int) -> list[tuple]:
     t = eng.t
     limit = t.phases[eng.phase].limit
     own = eng.co_vehicles[c]
-    ships: cython.int = 0
-    k: cython.Py_ssize_t
-    for k in range(len(own)):
-        if t.vehicle_is_ship[own[k]]:
-            ships += 1
+    ships = eng.ships(c)
     counts = (len(own) - ships, ships)  # indexed by is_ship
     cash = eng.co_cash[c]
     moves = []

@@ -26,16 +26,10 @@ def advance(eng) -> None:
 def _over_limit_kind(eng, c: int) -> int:
     """-1, or 1 when c holds too many ships, 0 when too many carts."""
     limit: cython.int = eng.t.phases[eng.phase].limit
-    is_ship = eng.t.vehicle_is_ship
-    own = eng.co_vehicles[c]
-    ships: cython.int = 0
-    k: cython.Py_ssize_t
-    for k in range(len(own)):
-        if is_ship[own[k]]:
-            ships += 1
+    ships: cython.int = eng.ships(c)
     if ships > limit:
         return 1
-    return 0 if len(own) - ships > limit else -1
+    return 0 if len(eng.co_vehicles[c]) - ships > limit else -1
 
 
 def company_to_discard(eng) -> int:
