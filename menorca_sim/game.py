@@ -49,8 +49,9 @@ class Game:
         self.seats = list(seats) if seats is not None else ["?"] * players
         self._legal = None  # (tuples, dicts) of the current state
         self._contexts: dict = {}  # company index -> its RevenueContext in the current state
-        self._key_numbers: dict = {}  # company index -> the number of its revenue key in the current state
-        self._map_key: bytes | None = None  # map_key() of the current state, once asked
+        self._asked: dict = {}  # (company, fleet) -> route revenue in the current state, as asked
+        self._for_sale: dict = {}  # company -> vehicles_for_sale() in the current state, as asked
+        self._map_key: tuple = (None, None)  # (board version and phase, map_key()) last asked
         self._revenues = RevenueMemo()
         self._ship_ids = frozenset(v for v, spec in rs.vehicles.items() if spec.kind == "ship")
         self._log = GameLog(log, self) if log is not None else None
@@ -91,7 +92,7 @@ class Game:
         before = self._checker.before(eng, tuples[i]) if self.check else None
         eng.apply(tuples[i])
         self._legal = None
-        self._contexts, self._key_numbers, self._map_key = {}, {}, None
+        self._contexts, self._asked, self._for_sale = {}, {}, {}
         if self.check:
             problems = self._checker.after(eng, before)
             if problems:
@@ -144,7 +145,7 @@ class Game:
         other = Game.__new__(Game)
         other.__dict__.update(self.__dict__)
         other._eng = self._eng.clone()
-        other._contexts, other._key_numbers, other._map_key = {}, {}, None
+        other._contexts, other._asked, other._for_sale = {}, {}, {}
         # the revenue memo stays shared: its keys hold all a revenue depends on
         other._checker = self._checker.clone() if self._checker is not None else None
         other._log = None
@@ -194,9 +195,13 @@ class Game:
     def vehicles_for_sale(self, company: str) -> list[str]:
         """Ids of the vehicles the bank sells now that `company` may own (one per copy
         type, in the ruleset's order)."""
-        eng = self._eng
-        kinds = self.ruleset.companies[company].vehicle_kinds
-        return [eng.t.vehicle_ids[v] for v in operating.bank_vehicles(eng) if eng.t.vehicles[v].kind in kinds]
+        ids = self._for_sale.get(company)
+        if ids is None:
+            eng = self._eng
+            kinds = self.ruleset.companies[company].vehicle_kinds
+            ids = self._for_sale[company] = [eng.t.vehicle_ids[v] for v in operating.bank_vehicles(eng)
+                                             if eng.t.vehicles[v].kind in kinds]
+        return list(ids)
 
     def pending_revenue(self) -> int:
         """The revenue the operating company's routes earned this turn (at its dividend
@@ -227,18 +232,25 @@ class Game:
         fleet, for every player at the table and as long as that key stays."""
         if not vehicles:
             return 0
-        eng = self._eng
-        c = eng.t.company_index[company]
         if changes:
+            eng = self._eng
+            c = eng.t.company_index[company]
             board, ctx = self._changed(c, changes)
             return board.best_revenue(company, eng.is_major(c), self._fleet(vehicles), ctx)
-        number = self._key_numbers.get(c)
-        if number is None:
-            number = self._key_numbers[c] = self._revenues.number((c, self.revenue_key(company)))
+        fleet = tuple(vehicles)
+        total = self._asked.get((company, fleet))  # asked before in this state: the common case
+        if total is None:
+            total = self._asked[(company, fleet)] = self._remembered_revenue(company, fleet)
+        return total
+
+    def _remembered_revenue(self, company: str, fleet: tuple) -> int:
+        """`route_revenue(company, fleet)` from the memo, searched where it is not there."""
+        eng = self._eng
+        c = eng.t.company_index[company]
+        number = self._revenues.number((c, self.revenue_key(company)))
         # remembered under the fleet as asked (any order of its vehicles names the same
         # revenue), and, to be reused by other fleets, its ships' and its carts' apart:
         # they never share track, so the fleet earns the sum (the core searches them apart too)
-        fleet = tuple(vehicles)
         total = self._revenues.get(number, fleet)
         if total is None:
             ships, carts = [], []
@@ -310,12 +322,13 @@ class Game:
     def map_key(self) -> bytes:
         """The map (tiles, rotations, stations and their kinds) and the phase as bytes:
         equal keys, equal answers to questions about track and routes."""
-        if self._map_key is None:
-            eng = self._eng
-            b = eng.board
-            self._map_key = (b.tile.tobytes() + b.rot.tobytes() + b.station_company.tobytes()
+        eng = self._eng
+        b = eng.board
+        version = (b.version, eng.phase)  # built again only when the map or phase changed
+        if self._map_key[0] != version:
+            self._map_key = (version, b.tile.tobytes() + b.rot.tobytes() + b.station_company.tobytes()
                              + b.station_kind.tobytes() + bytes([eng.phase]))
-        return self._map_key
+        return self._map_key[1]
 
     def revenue_key(self, company: str) -> tuple:
         """Everything `company`'s route revenue depends on besides its vehicles: the map
@@ -505,9 +518,18 @@ COMPANY_FIELDS: dict[str, Callable[[Game, int], object]] = {
 
 
 def _getters(table: dict[str, Callable], fields: Sequence[str] | None) -> list[tuple[str, Callable]]:
-    if fields is None:
-        return list(table.items())
-    unknown = [f for f in fields if f not in table]
-    if unknown:
-        raise ValueError(f"unknown record field(s) {', '.join(map(repr, unknown))}; known: {', '.join(table)}")
-    return [(f, table[f]) for f in fields]
+    key = (id(table), None if fields is None else tuple(fields))
+    getters = _GETTERS.get(key)
+    if getters is None:
+        if fields is None:
+            getters = list(table.items())
+        else:
+            unknown = [f for f in fields if f not in table]
+            if unknown:
+                raise ValueError(f"unknown record field(s) {', '.join(map(repr, unknown))}; known: {', '.join(table)}")
+            getters = [(f, table[f]) for f in fields]
+        _GETTERS[key] = getters
+    return getters
+
+
+_GETTERS: dict[tuple, list] = {}  # (record table, fields asked) -> getters, built once

@@ -31,7 +31,7 @@ def route_plan(game, company: str, vehicles: list[str], changes=()):
 
 
 def route_revenue(game, company: str, vehicles: list[str], changes=()) -> int:
-    return game.route_revenue(company, list(vehicles), changes)
+    return game.route_revenue(company, vehicles, changes)
 
 
 def lay_revenues(game, company: str, vehicles: list[str], lays: list[dict], done=()) -> list[int]:

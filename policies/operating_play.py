@@ -59,22 +59,36 @@ def _lay_gains(game, company: str, fleet: list[str], lays: list[dict]) -> list[i
 
 
 def lookahead_revenue(game, company: str, fleet: list[str], lays: list[dict], depth: int,
-                      cache: DecisionCache, enough: int = 0, now: int | None = None) -> int:
+                      cache: DecisionCache, now: int | None = None) -> int:
     """What `fleet` earns after `lays` (`now`, when the caller knows it), or, while that
-    is nothing, after up to `depth` further lays in later turns (the best sequence, or
-    the first found that earns `enough` when that is set): how a company with no route
-    yet finds its track."""
+    is nothing, after up to `depth` further lays in later turns (the best sequence):
+    how a company with no route yet finds its track."""
     best = view.route_revenue(game, company, fleet, lays) if now is None else now
     if best == 0 and depth > 0:
         # the last level asks the core for all its lays at once
         values = (cache.next_lay_revenues(game, company, fleet, lays) if depth == 1 else
-                  (lookahead_revenue(game, company, fleet, lays + [nxt], depth - 1, cache, enough)
+                  (lookahead_revenue(game, company, fleet, lays + [nxt], depth - 1, cache)
                    for nxt in cache.next_lays(game, company, lays)))
         for value in values:
             best = max(best, value)
-            if enough and best >= enough:
-                break
     return best
+
+
+def earns_within(game, company: str, fleet: list[str], depth: int, cache: DecisionCache) -> bool:
+    """Does `fleet` earn now or after some sequence of at most `depth` lays in later
+    turns (`lookahead_revenue(...) > 0`, with each level's lays asked of the core at once)?"""
+    return view.route_revenue(game, company, fleet) > 0 or _earns_after(game, company, fleet, [], depth, cache)
+
+
+def _earns_after(game, company: str, fleet: list[str], done: list[dict], depth: int,
+                 cache: DecisionCache) -> bool:
+    """Some sequence of 1..`depth` lays after `done` makes `fleet` earn."""
+    if depth <= 0:
+        return False
+    if any(revenue > 0 for revenue in cache.next_lay_revenues(game, company, fleet, done)):
+        return True
+    return any(_earns_after(game, company, fleet, done + [nxt], depth - 1, cache)
+               for nxt in cache.next_lays(game, company, done)) if depth > 1 else False
 
 
 def place_station(game, legal: list[dict], params, cache: DecisionCache) -> dict:
@@ -195,14 +209,13 @@ def upgrade(game, company: str, info: dict, choices: list[tuple], params) -> dic
     return action if value + action["price"] >= 0 else None
 
 
-def investment_need(game, company: str, info: dict, params, cache: DecisionCache) -> int:
-    """Cash the company lacks for the best vehicle it may add under its fleet limit, or
-    (a ship at the ship limit) in place of one of its ships (0 if it can pay for it or
-    no vehicle is worth buying)."""
+def _investments(game, company: str, fleet: list[str]) -> list[tuple[str, str | None, int]]:
+    """(vehicle, vehicle returned for it or None, list price) of each purchase the
+    company may make under its fleet limit, or (a ship at the ship limit) in place of
+    one of its ships. The list price is before any legacy discount: errs on the safe side."""
     rs = game.ruleset
     limit = rs.phases[view.phase_index(game)].limit
-    fleet = info["vehicles"]
-    best, price = 0.0, 0
+    out = []
     for v in sorted(set(view.for_sale(game, company))):
         kind = rs.vehicles[v].kind
         same_kind = [x for x in fleet if rs.vehicles[x].kind == kind]
@@ -212,11 +225,21 @@ def investment_need(game, company: str, info: dict, params, cache: DecisionCache
             returns = sorted(set(same_kind))
         else:
             continue
-        list_price = rs.vehicles[v].price  # before any legacy discount: errs on the safe side
-        for returned in returns:
-            value = purchase_value(game, company, fleet, v, returned, list_price, params, cache)
-            if value > best:
-                best, price = value, list_price
+        out += [(v, returned, rs.vehicles[v].price) for returned in returns]
+    return out
+
+
+def investment_need(game, company: str, info: dict, params, cache: DecisionCache,
+                    investments: list[tuple[str, str | None, int]] | None = None) -> int:
+    """Cash the company lacks for the best of its `_investments` (0 if it can pay for
+    it or none is worth buying)."""
+    if investments is None:
+        investments = _investments(game, company, info["vehicles"])
+    best, price = 0.0, 0
+    for v, returned, list_price in investments:
+        value = purchase_value(game, company, info["vehicles"], v, returned, list_price, params, cache)
+        if value > best:
+            best, price = value, list_price
     return max(0, price - info["cash"])
 
 
@@ -234,7 +257,13 @@ def dividend(game, legal: list[dict], params, cache: DecisionCache) -> dict:
     if vehicle_shortfall(game, company, info) > 0:
         return withhold
     revenue = view.pending_revenue(game)
-    need = investment_need(game, company, info, params, cache)
+    investments = _investments(game, company, info["vehicles"])
+    # the need is 0 or a price above the cash: where no such need could make it withhold,
+    # it pays without valuing the purchases
+    needs = [p - info["cash"] for _, _, p in investments if p > info["cash"]]
+    if not needs or (min(needs) > revenue and (params.payout != "growth" or revenue >= info["price"])):
+        return payout
+    need = investment_need(game, company, info, params, cache, investments)
     if 0 < need <= revenue or (params.payout == "growth" and need > 0 and revenue < info["price"]):
         return withhold
     return payout

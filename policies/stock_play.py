@@ -5,7 +5,7 @@ vehicle purchases of the companies it directs."""
 from __future__ import annotations
 
 from policies import game_view as view
-from policies.operating_play import lookahead_revenue
+from policies.operating_play import earns_within
 from policies.valuation import DecisionCache, vehicle_shortfall
 
 
@@ -21,14 +21,9 @@ def company_score(game, company: str, info: dict, seat: int, params) -> float:
         score += params.growth_bonus
     elif revenue == 0:
         score -= params.growth_bonus
-    if directs(game, company, seat):
+    if info["director"] == seat:  # the seat decides for it (its Trust Family holder or president)
         score += params.concentration
     return score
-
-
-def directs(game, company: str, seat: int) -> bool:
-    """The seat decides for the company (its Trust Family holder or president)."""
-    return view.director(game, company) == seat
 
 
 def failing(game, company: str, info: dict, params) -> bool:
@@ -41,7 +36,7 @@ def failing(game, company: str, info: dict, params) -> bool:
 def reserve(game, seat: int, params, cache: DecisionCache) -> int:
     """Cash kept back: what forced purchases of its companies could demand, scaled by caution."""
     need = sum(vehicle_shortfall(game, c, info) for c, info in cache.companies(game).items()
-               if directs(game, c, seat))
+               if info["director"] == seat)
     return int(need * (1 - params.risk))
 
 
@@ -50,24 +45,31 @@ def stock_turn(game, legal: list[dict], seat: int, params, cache: DecisionCache)
     companies = cache.companies(game)
     sells = [a for a in legal if a["type"] == "sell_cert"]
     done = next((a for a in legal if a["type"] in ("pass", "end_turn")), None)
-    scores = {c: company_score(game, c, companies[c], seat, params) for c in companies}
+    scores: dict[str, float] = {}  # of the companies on sale, as asked
+
+    def score(a: dict) -> float:
+        c = a["company"]
+        if c not in scores:
+            scores[c] = company_score(game, c, companies[c], seat, params)
+        return scores[c]
+
     if sells and (done is None or me["certs"] > _cert_limit(game)):  # over the limit
-        return min(sells, key=lambda a: scores[a["company"]])
+        return min(sells, key=score)
     for a in sells:
         c = a["company"]
-        if not directs(game, c, seat) and failing(game, c, companies[c], params):
+        if companies[c]["director"] != seat and failing(game, c, companies[c], params):
             return a
     cash = me["cash"] - reserve(game, seat, params, cache)
     start = _start(game, legal, seat, params, cash, cache)
     if start is not None:
         return start
     buys = [a for a in legal if a["type"] == "buy_cert"
-            and _cert_cost(game, a["company"], companies) <= cash and scores[a["company"]] >= params.min_yield
+            and _cert_cost(game, a["company"], companies) <= cash and score(a) >= params.min_yield
             and not failing(game, a["company"], companies[a["company"]], params)]
     if not buys:
         return done
     # the best company; its treasury first (the company gets the money)
-    return max(buys, key=lambda a: (scores[a["company"]], a["source"] == "treasury"))
+    return max(buys, key=lambda a: (score(a), a["source"] == "treasury"))
 
 
 def _cert_limit(game) -> int:
@@ -87,7 +89,7 @@ def _start(game, legal: list[dict], seat: int, params, cash: int, cache: Decisio
     starts = [a for a in legal if a["type"] == "start_company"]
     if not starts:
         return None
-    directed = sum(1 for c in cache.companies(game) if directs(game, c, seat))
+    directed = sum(1 for info in cache.companies(game).values() if info["director"] == seat)
     if directed >= params.max_companies:
         return None
     rs = game.ruleset
@@ -127,4 +129,4 @@ def _search_prospects(game, start: dict, depth: int) -> bool:
     trial.apply(start)
     company = start["company"]
     fleet = sorted(set(view.for_sale(trial, company)))
-    return lookahead_revenue(trial, company, fleet, [], depth, DecisionCache(), enough=1) > 0
+    return earns_within(trial, company, fleet, depth, DecisionCache())

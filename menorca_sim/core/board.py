@@ -3,12 +3,15 @@ See docs/design/core-interfaces.md ("Board") for the contract with the engine.""
 from __future__ import annotations
 
 from array import array
+from itertools import count
 
 import cython
 
 from menorca_sim.core import routes, track
 from menorca_sim.core.track import PORT, STATION_KINDS
 from menorca_sim.rules.model import COLOURS, NODE
+
+_VERSIONS = count()  # board versions: a new number for every change of any board
 
 
 @cython.cfunc
@@ -35,6 +38,9 @@ class Board:
         for h in range(tables.n_land):
             if self.tile[h] >= 0:
                 track.set_hex(tables, self.road, h, self.tile[h], 0)
+        # equal versions, equal tiles, manifest and stations (a copy keeps its original's
+        # version until either changes): lets a caller keep what it derived from the map
+        self.version = next(_VERSIONS)
 
     def clone(self) -> Board:
         """An independent copy (flat arrays only: a few microseconds)."""
@@ -49,6 +55,7 @@ class Board:
         other.station_kind = self.station_kind[:]
         degree, target, unit, stride = self.road
         other.road = (degree[:], target[:], unit[:], stride)
+        other.version = self.version
         return other
 
     # --- track ---------------------------------------------------------------------
@@ -123,6 +130,7 @@ class Board:
         self.tile[h] = t
         self.rot[h] = rotation
         track.set_hex(self.tables, self.road, h, t, rotation)
+        self.version = next(_VERSIONS)
 
     def _checked_lay(self, h: cython.int, tile_id: str, rotation: int) -> int:
         """The index of `tile_id`, if it may go on land hex h at `rotation` now."""
@@ -177,6 +185,7 @@ class Board:
             if self.station_company[i] < 0:
                 self.station_company[i] = c
                 self.station_kind[i] = k
+                self.version = next(_VERSIONS)
                 return
 
     def replace_company(self, old: str, new: str) -> None:
@@ -184,6 +193,7 @@ class Board:
         for i in range(len(self.station_company)):
             if self.station_company[i] == o:
                 self.station_company[i] = n
+        self.version = next(_VERSIONS)
 
     def _own_nodes(self, c: int) -> list[int]:
         return [i // self.slots for i in range(len(self.station_company)) if self.station_company[i] == c]
@@ -232,6 +242,7 @@ class Board:
         search = routes.FleetSearch(self, c, is_major, vehicles, ctx)
         found: dict = {}  # effect -> revenue
         out = []
+        version = self.version  # each lay is undone: the board ends as it began
         for (_, _, rotation), (h, t, effect) in zip(lays, self._checked_lays(lays)):
             if not search.affects(h):
                 effect = None  # out of the fleet's reach
@@ -245,6 +256,7 @@ class Board:
                         found[effect] = search.revenue(h)
                     finally:
                         self._unlay(h, old, old_rot)
+                        self.version = version
             out.append(found[effect])
         return out
 
@@ -314,6 +326,7 @@ class Board:
         self.tile[h] = old
         self.rot[h] = old_rot
         track.set_hex(tb, self.road, h, old, old_rot)
+        self.version = next(_VERSIONS)
 
     def _land(self, hex: str) -> int:
         h = self.tables.land_index.get(hex, -1)

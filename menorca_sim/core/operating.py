@@ -174,13 +174,13 @@ def _ask_board(eng, board, question: str, *args):
     """`board.question(*args)`, remembered for the last question asked: settle() and the
     legal() right after it ask the same one. The key holds the whole map state (tiles,
     rotations, manifest, stations), so an answer is never reused for a changed map, however
-    it changed. The answer may be shared (by clones too): read it, never change it. A
-    what-if copy of the board (a player's question) is asked directly: it is asked once,
-    and would only push out the answer for the game's own board."""
+    it changed (the board's version stands for it). The answer may be shared (by clones
+    too): read it, never change it. A what-if copy of the board (a player's question) is
+    asked directly: it is asked once, and would only push out the answer for the game's
+    own board."""
     if board is not eng.board:
         return getattr(board, question)(*args)
-    key = (question, args, board.tile.tobytes(), board.rot.tobytes(), board.left.tobytes(),
-           board.station_company.tobytes(), board.station_kind.tobytes())
+    key = (question, args, board.version)
     if eng.board_memo[0] != key:
         eng.board_memo = (key, getattr(board, question)(*args))
     return eng.board_memo[1]
