@@ -468,6 +468,7 @@ def _flags(search: _Search, board, c: cython.int, ship: cython.bint, is_major: c
     fl: cython.uchar[:] = search.flags
     company: cython.int[:] = board.station_company
     kind: cython.int[:] = board.station_kind
+    node_slots: cython.int[:] = tb.node_slots
     slots: cython.int = board.slots
     port_kind: cython.int = PORT
     n_rev: cython.int = tb.n_rev
@@ -499,7 +500,7 @@ def _flags(search: _Search, board, c: cython.int, ship: cython.bint, is_major: c
                 own_port = own_port or kind[v * slots + s] == port_kind
                 own_factory = own_factory or kind[v * slots + s] != port_kind
         f = REVENUE
-        if mine or taken < tb.node_slots[v] or taken == 0:
+        if mine or taken < node_slots[v] or taken == 0:
             f |= PASS  # not blocked
         if ship:
             f |= OWN if own_port else 0
@@ -631,10 +632,13 @@ class FleetSearch:
                                                self.search.flags)))
         self.bases = [-1] * len(self.kinds)
         self.touched = -1
-        union = bytearray(tb.n_land)
+        self.any_affected = bytearray(tb.n_land)
+        hexes: cython.uchar[:]
+        h: cython.int
         for kind in self.kinds:
-            union = bytearray(a | b for a, b in zip(union, kind[4]))
-        self.any_affected = union
+            hexes = kind[4]
+            for h in range(len(hexes)):
+                self.any_affected[h] |= hexes[h]
 
     @cython.cfunc
     def _refresh(self, h: cython.int) -> cython.void:
