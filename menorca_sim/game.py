@@ -48,9 +48,7 @@ class Game:
         self._eng = Engine(tables_for(rs), players, Board(map_tables(rs)), setup, minors, legacies)
         self.seats = list(seats) if seats is not None else ["?"] * players
         self._legal = None  # (tuples, dicts) of the current state
-        self._contexts: dict = {}  # company index -> its RevenueContext in the current state
-        self._asked: dict = {}  # (company, fleet) -> route revenue in the current state, as asked
-        self._for_sale: dict = {}  # company -> vehicles_for_sale() in the current state, as asked
+        self._forget_state()
         self._map_key: tuple = (None, None)  # (board version and phase, map_key()) last asked
         self._revenues = RevenueMemo()
         self._ship_ids = frozenset(v for v, spec in rs.vehicles.items() if spec.kind == "ship")
@@ -63,15 +61,31 @@ class Game:
 
     def current_actor(self) -> int:
         """The seat that decides now (for a company: its director or president); -1 when over."""
-        return self._eng.actor()[0]
+        return self._actor()[0]
 
     def actor_label(self) -> str:
         """"P1".."Pn", or the id of the company the seat decides for."""
-        seat, company = self._eng.actor()
+        seat, company = self._actor()
         return self._eng.t.company_ids[company] if company >= 0 else f"P{seat + 1}"
 
+    def _actor(self) -> tuple[int, int]:
+        """The engine's (seat, company index) deciding now, asked once per state (as the decision)."""
+        if self._actor_now is None:
+            self._actor_now = self._eng.actor()
+        return self._actor_now
+
+    def _forget_state(self) -> None:
+        """Drop what was remembered of the state before an action (or of the original's, in a clone)."""
+        self._actor_now: tuple[int, int] | None = None
+        self._decision_now: str | None = None
+        self._contexts: dict = {}  # company index -> its RevenueContext
+        self._asked: dict = {}  # (company, fleet) -> route revenue, as asked
+        self._for_sale: dict = {}  # company -> vehicles_for_sale(), as asked
+
     def decision(self) -> str:
-        return self._eng.decision()
+        if self._decision_now is None:
+            self._decision_now = self._eng.decision()
+        return self._decision_now
 
     def _legal_pairs(self):
         if self._legal is None:
@@ -92,7 +106,7 @@ class Game:
         before = self._checker.before(eng, tuples[i]) if self.check else None
         eng.apply(tuples[i])
         self._legal = None
-        self._contexts, self._asked, self._for_sale = {}, {}, {}
+        self._forget_state()
         if self.check:
             problems = self._checker.after(eng, before)
             if problems:
@@ -145,7 +159,7 @@ class Game:
         other = Game.__new__(Game)
         other.__dict__.update(self.__dict__)
         other._eng = self._eng.clone()
-        other._contexts, other._asked, other._for_sale = {}, {}, {}
+        other._forget_state()
         # the revenue memo stays shared: its keys hold all a revenue depends on
         other._checker = self._checker.clone() if self._checker is not None else None
         other._log = None
