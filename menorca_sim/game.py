@@ -80,6 +80,7 @@ class Game:
         self._decision_now: str | None = None
         self._contexts: dict = {}  # company index -> its RevenueContext
         self._asked: dict = {}  # (company, fleet) -> route revenue, as asked
+        self._key_numbers: dict = {}  # company index -> the memo's number of its revenue key
         self._for_sale: dict = {}  # company -> vehicles_for_sale(), as asked
 
     def decision(self) -> str:
@@ -261,7 +262,9 @@ class Game:
         """`route_revenue(company, fleet)` from the memo, searched where it is not there."""
         eng = self._eng
         c = eng.t.company_index[company]
-        number = self._revenues.number((c, self.revenue_key(company)))
+        number = self._key_numbers.get(c)
+        if number is None:
+            number = self._key_numbers[c] = self._revenues.number((c, self.revenue_key(company)))
         # remembered under the fleet as asked (any order of its vehicles names the same
         # revenue), and, to be reused by other fleets, its ships' and its carts' apart:
         # they never share track, so the fleet earns the sum (the core searches them apart too)
