@@ -10,6 +10,9 @@ from menorca_sim.play import play_game
 from menorca_sim.rules import load_ruleset
 from policies import game_view as view
 from policies import make_policy
+from policies.heuristic import HeuristicParams
+from policies.operating_play import earns_within, investment_need, lookahead_revenue
+from policies.valuation import COMPANY_FIELDS, DecisionCache, vehicle_shortfall
 
 HEALTHY_ENDS = ("bank", "bankruptcy", "conquest")
 
@@ -150,3 +153,65 @@ def test_vehicle_upgrades_carry_games_into_later_phases(ruleset):
     default = _final_phases(ruleset, "heuristic", seeds)
     assert max(without) <= ruleset.phase_index("5H")
     assert sum(default) > sum(without) and max(default) >= ruleset.phase_index("7H")
+
+
+def test_dividend_values_purchases_only_where_they_could_decide(ruleset):
+    """The market and growth rules skip valuing purchases where no need could make them
+    withhold: at every dividend of two games each still answers what the full rule
+    (the need always valued) answers."""
+    def full_rule(game, legal, params):
+        company = view.operating_company(game)
+        info = game.company_state(company, COMPANY_FIELDS)
+        revenue = view.pending_revenue(game)
+        need = investment_need(game, company, info, params, DecisionCache())
+        withhold = vehicle_shortfall(game, company, info) > 0 or 0 < need <= revenue or (
+            params.payout == "growth" and need > 0 and revenue < info["price"])
+        return "withhold" if withhold else "payout"
+
+    # a long horizon values more purchases: more needs for the rules to weigh
+    rules = {f"heuristic(payout={rule}, horizon={horizon})": HeuristicParams(payout=rule, horizon=horizon)
+             for rule in ("market", "growth") for horizon in (4, 12)}
+    judged = 0
+    for seed in (3, 4):
+        game = Game(ruleset, players=3, seed=seed)
+        players = [make_policy("heuristic", i, np.random.default_rng(i)) for i in range(3)]
+        judges = {spec: make_policy(spec, 0, np.random.default_rng(0)) for spec in rules}
+        while not game.is_over():
+            legal = game.legal_actions()
+            if game.decision() == "dividend":
+                # and the same company with less cash (more needs): none, or just what
+                # leaves the cheapest vehicle's need at the revenue (the rule's edge)
+                company = view.operating_company(game)
+                prices = [ruleset.vehicles[v].price for v in view.for_sale(game, company)]
+                states = [game]
+                for cash in (0, max(0, min(prices) - view.pending_revenue(game))) if prices else ():
+                    states.append(game.clone())
+                    states[-1]._eng.co_cash[game._eng.t.company_index[company]] = cash
+                for state in states:
+                    for spec, judge in judges.items():
+                        assert judge.act(state, legal)["type"] == full_rule(state, legal, rules[spec])
+                judged += 1
+            game.apply(players[game.current_actor()].act(game, legal))
+    assert judged > 20
+
+
+def test_prospects_ask_each_level_at_once_and_agree_with_the_lookahead(ruleset):
+    """`earns_within` (a started company's prospects) says yes exactly where the
+    lookahead finds a sequence of at most `depth` lays that earns; both answers occur."""
+    answers = set()
+    for seed in (3, 5):
+        game = Game(ruleset, players=3, seed=seed)
+        players = [make_policy("heuristic", i, np.random.default_rng(i)) for i in range(3)]
+        asked = 0
+        while not game.is_over() and asked < 6:
+            legal = game.legal_actions()
+            if game.decision() == "lay_tile":
+                company = view.operating_company(game)
+                for fleet in (["cart"], sorted(set(view.for_sale(game, company)))):
+                    for depth in (0, 1, 2):
+                        expected = lookahead_revenue(game, company, fleet, [], depth, DecisionCache()) > 0
+                        assert earns_within(game, company, fleet, depth, DecisionCache()) == expected
+                        answers.add(expected)
+                asked += 1
+            game.apply(players[game.current_actor()].act(game, legal))
+    assert answers == {True, False}

@@ -85,16 +85,42 @@ def test_board_lay_revenues_restore_the_board(seed):
         fleet = [(v, game.ruleset.vehicles[v].kind, game.ruleset.vehicles[v].range)
                  for v in fleets(game, company)[0]]
         ctx = operating.revenue_context(eng, c)
-        before = board_state(eng.board)
+        before, version = board_state(eng.board), eng.board.version
         triples = [(a["hex"], a["tile"], a["rotation"]) for a in lays]
         got = eng.board.lay_revenues(company, eng.is_major(c), fleet, ctx, triples)
-        assert board_state(eng.board) == before
+        assert board_state(eng.board) == before and eng.board.version == version
         expected = []
         for hex_, tile, rotation in triples:
             copy = eng.board.clone()
             copy.lay_tile(hex_, tile, rotation)
             expected.append(copy.best_routes(company, eng.is_major(c), fleet, ctx).revenue)
         assert got == expected
+
+
+def test_a_board_version_changes_with_the_board_and_only_then():
+    """The version keys the Game's map key and the engine's board memo: any change of
+    tiles, manifest or stations gives a version never seen before; a copy keeps its
+    original's version until one of them changes."""
+    game, lays = next(lay_positions(3, 5, "random_legal"))
+    board = game._eng.board
+    seen = {board.version}
+    copy = board.clone()
+    assert copy.version == board.version and board_state(copy) == board_state(board)
+    copy.lay_tile(lays[0]["hex"], lays[0]["tile"], lays[0]["rotation"])
+    assert copy.version not in seen and board.version in seen
+    seen.add(copy.version)
+    company = game.actor_label()
+    sites = copy.station_sites(company, "manufactory") or copy.station_sites(company, "port")
+    kind = "manufactory" if copy.station_sites(company, "manufactory") else "port"
+    copy.place_station(company, sites[0], kind)
+    assert copy.version not in seen
+    seen.add(copy.version)
+    other = next(c for c in game.ruleset.companies if c != company)
+    copy.replace_company(company, other)
+    assert copy.version not in seen
+    key = game.map_key()
+    game.apply(lays[0])
+    assert game._eng.board.version not in seen and game.map_key() != key
 
 
 def test_lay_revenues_reject_other_actions():
