@@ -74,11 +74,6 @@ def phase_index(game) -> int:
     return game.phase_index()
 
 
-def director(game, company: str) -> int:
-    """The seat deciding for a company (-1 if none)."""
-    return game.director(company)
-
-
 def marker_company(game) -> str:
     """The company whose market or goods marker is being placed."""
     return game.marker_company()

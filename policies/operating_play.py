@@ -87,8 +87,8 @@ def _earns_after(game, company: str, fleet: list[str], done: list[dict], depth: 
         return False
     if any(revenue > 0 for revenue in cache.next_lay_revenues(game, company, fleet, done)):
         return True
-    return any(_earns_after(game, company, fleet, done + [nxt], depth - 1, cache)
-               for nxt in cache.next_lays(game, company, done)) if depth > 1 else False
+    return depth > 1 and any(_earns_after(game, company, fleet, done + [nxt], depth - 1, cache)
+                             for nxt in cache.next_lays(game, company, done))
 
 
 def place_station(game, legal: list[dict], params, cache: DecisionCache) -> dict:
