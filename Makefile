@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
-CORE   := $(wildcard menorca_sim/core/*.py menorca_sim/core/*.pxd)
+CORE   := $(wildcard menorca_sim/core/*.py menorca_sim/core/*.pxd) menorca_sim/game.py $(wildcard policies/*.py)
 BUILT  := .build-stamp
 
 .PHONY: test test-slow report bench fuzz build clean
@@ -44,5 +44,5 @@ fuzz: $(BUILT)
 
 clean:
 	rm -rf build $(BUILT) .build.lock .pytest_cache .hypothesis
-	find menorca_sim -name '*.so' -delete -o -name '*.c' -path '*core*' -delete
+	find menorca_sim policies -name '*.so' -delete -o -name '*.c' -delete
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +

@@ -1,6 +1,7 @@
 """Build the compiled core: every module under menorca_sim/core/ is Cython pure-Python
 mode source, compiled here to an extension and still importable as plain Python
-(MENORCA_SIM_PURE=1)."""
+(MENORCA_SIM_PURE=1). The Python layers every decision runs through (the Game API and
+the heuristic's valuations) are compiled too, for speed only: see LAYERS."""
 import os
 from glob import glob
 
@@ -19,9 +20,18 @@ DIRECTIVES = {
 
 # The Makefile installs the package editable with MENORCA_SIM_NO_EXT=1, then compiles in
 # place (`setup.py build_ext --inplace`), so the core is compiled once, not twice.
+# Plain Python modules compiled as they are: their annotations stay hints (not C types
+# Cython would enforce) and indexing keeps Python's checks, so they behave exactly like
+# their sources, which MENORCA_SIM_PURE=1 runs instead; compiled, they skip the
+# interpreter's dispatch (~10 % of the players' time).
+LAYERS = ["menorca_sim/game.py", "policies/game_view.py", "policies/valuation.py",
+          "policies/operating_play.py", "policies/stock_play.py"]
+LAYER_DIRECTIVES = {"language_level": 3, "cdivision": False, "annotation_typing": False, "embedsignature": True}
+
 SKIP = os.environ.get("MENORCA_SIM_NO_EXT") == "1"
 sources = sorted(p for p in glob("menorca_sim/core/*.py") if not p.endswith("__init__.py"))
 setup(
-    ext_modules=[] if SKIP else cythonize(sources, compiler_directives=DIRECTIVES, quiet=True),
+    ext_modules=[] if SKIP else (cythonize(sources, compiler_directives=DIRECTIVES, quiet=True)
+                                 + cythonize(LAYERS, compiler_directives=LAYER_DIRECTIVES, quiet=True)),
     zip_safe=False,
 )
