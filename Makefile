@@ -3,7 +3,8 @@ PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
-CORE   := $(wildcard menorca_sim/core/*.py menorca_sim/core/*.pxd) menorca_sim/game.py $(wildcard policies/*.py)
+# sources setup.py compiles: the core and its LAYERS (all of policies/ watched, for short)
+COMPILED := $(wildcard menorca_sim/core/*.py menorca_sim/core/*.pxd) menorca_sim/game.py $(wildcard policies/*.py)
 BUILT  := .build-stamp
 
 .PHONY: test test-slow report bench fuzz build clean
@@ -16,8 +17,8 @@ $(STAMP): pyproject.toml setup.py
 	MENORCA_SIM_NO_EXT=1 $(PY) -m pip install --quiet -e '.[test,dask]'
 	touch $(STAMP)
 
-# Compile the core in place (serialised: several shells may build at once).
-$(BUILT): $(STAMP) $(CORE) setup.py
+# Compile the core and the layers in place (serialised: several shells may build at once).
+$(BUILT): $(STAMP) $(COMPILED) setup.py
 	flock .build.lock $(PY) setup.py -q build_ext --inplace
 	touch $(BUILT)
 
