@@ -18,8 +18,6 @@ DIRECTIVES = {
     "embedsignature": True,
 }
 
-# The Makefile installs the package editable with MENORCA_SIM_NO_EXT=1, then compiles in
-# place (`setup.py build_ext --inplace`), so the core is compiled once, not twice.
 # Plain Python modules compiled as they are: their annotations stay hints (not C types
 # Cython would enforce) and indexing keeps Python's checks, so they behave exactly like
 # their sources, which MENORCA_SIM_PURE=1 runs instead; compiled, they skip the
@@ -28,6 +26,8 @@ LAYERS = ["menorca_sim/game.py", "policies/game_view.py", "policies/valuation.py
           "policies/operating_play.py", "policies/stock_play.py"]
 LAYER_DIRECTIVES = {"language_level": 3, "cdivision": False, "annotation_typing": False, "embedsignature": True}
 
+# The Makefile installs the package editable with MENORCA_SIM_NO_EXT=1, then compiles in
+# place (`setup.py build_ext --inplace`), so the core is compiled once, not twice.
 SKIP = os.environ.get("MENORCA_SIM_NO_EXT") == "1"
 sources = sorted(p for p in glob("menorca_sim/core/*.py") if not p.endswith("__init__.py"))
 setup(

@@ -34,7 +34,9 @@ def lay_tile(game, legal: list[dict], params, cache: DecisionCache) -> dict:
     spare = info["cash"] - vehicle_shortfall(game, company, info)
     lays = [a for a in legal if a["type"] == "lay_tile" and a["cost"] <= spare]
     best, best_gain = _skip(legal), 0.0
-    gains = _lay_gains(game, company, fleet, lays)
+    # each lay's revenue gain, in one core call (which searches each vehicle kind again
+    # only where a lay may change its routes)
+    gains = [r - base for r in view.lay_revenues(game, company, fleet, lays)]
     for a, lay_gain in zip(lays, gains):
         gain = lay_gain * params.horizon - a["cost"]
         if gain > best_gain:
@@ -49,13 +51,6 @@ def lay_tile(game, legal: list[dict], params, cache: DecisionCache) -> dict:
         if key > best_key:
             best, best_key = a, key
     return best
-
-
-def _lay_gains(game, company: str, fleet: list[str], lays: list[dict]) -> list[int]:
-    """Revenue gained by each lay, in one core call (which searches each vehicle kind
-    again only where a lay may change its routes)."""
-    base = view.route_revenue(game, company, fleet)
-    return [r - base for r in view.lay_revenues(game, company, fleet, lays)]
 
 
 def lookahead_revenue(game, company: str, fleet: list[str], lays: list[dict], depth: int,
