@@ -262,9 +262,7 @@ class Game:
         """`route_revenue(company, fleet)` from the memo, searched where it is not there."""
         eng = self._eng
         c = eng.t.company_index[company]
-        number = self._key_numbers.get(c)
-        if number is None:
-            number = self._key_numbers[c] = self._revenues.number((c, self.revenue_key(company)))
+        number = self._key_number(c, company)
         # remembered under the fleet as asked (any order of its vehicles names the same
         # revenue), and, to be reused by other fleets, its ships' and its carts' apart:
         # they never share track, so the fleet earns the sum (the core searches them apart too)
@@ -285,6 +283,13 @@ class Game:
             self._revenues.put(number, fleet, total)
         return total
 
+    def _key_number(self, c: int, company: str) -> int:
+        """The memo's number of company c's `revenue_key` now."""
+        number = self._key_numbers.get(c)
+        if number is None:
+            number = self._key_numbers[c] = self._revenues.number((c, self.revenue_key(company)))
+        return number
+
     def lay_revenues(self, company: str, vehicles: list[str], lays: list[dict], done=()) -> list[int]:
         """`route_revenue(company, vehicles, done + [lay])` for each `lay_tile` action of
         `lays`, answered in one call to the core (0 each without vehicles)."""
@@ -296,8 +301,13 @@ class Game:
             if lay["type"] != "lay_tile":
                 raise ValueError(f"not a tile lay: {lay!r}")
         board, ctx = self._changed(c, done)
-        return board.lay_revenues(company, eng.is_major(c), self._fleet(vehicles), ctx,
-                                  [(lay["hex"], lay["tile"], lay["rotation"]) for lay in lays])
+        base, revenues = board.lay_revenues(company, eng.is_major(c), self._fleet(vehicles), ctx,
+                                            [(lay["hex"], lay["tile"], lay["rotation"]) for lay in lays])
+        if not done:  # the revenue before the lays, searched on the way: `route_revenue` remembers it
+            fleet = tuple(vehicles)
+            self._asked[(company, fleet)] = base
+            self._revenues.put(self._key_number(c, company), fleet, base)
+        return revenues
 
     def marker_revenues(self, company: str, vehicles: list[str], markers: list[dict]) -> list[int]:
         """`route_revenue(company, vehicles, [marker])` for each `place_market_marker`
@@ -326,7 +336,7 @@ class Game:
         if not vehicles:
             return [0] * len(lays)
         return board.lay_revenues(company, eng.is_major(eng.t.company_index[company]), self._fleet(vehicles), ctx,
-                                  [(hex, tile, rotation) for _, hex, tile, rotation, _ in lays])
+                                  [(hex, tile, rotation) for _, hex, tile, rotation, _ in lays])[1]
 
     def _next_lays(self, company: str, done) -> tuple:
         """(board, revenue context) after the lays `done`, and the lay tuples after them."""

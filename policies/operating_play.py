@@ -30,13 +30,14 @@ def lay_tile(game, legal: list[dict], params, cache: DecisionCache) -> dict:
     the most lays after it (extending its network); none if nothing helps."""
     company, info = _company(game, cache)
     fleet = _probe_fleet(game, company, info["vehicles"])
-    base = view.route_revenue(game, company, fleet)
     spare = info["cash"] - vehicle_shortfall(game, company, info)
     lays = [a for a in legal if a["type"] == "lay_tile" and a["cost"] <= spare]
     best, best_gain = _skip(legal), 0.0
     # each lay's revenue gain, in one core call (which searches each vehicle kind again
-    # only where a lay may change its routes)
-    gains = [r - base for r in view.lay_revenues(game, company, fleet, lays)]
+    # only where a lay may change its routes, and the revenue before them on the way)
+    revenues = view.lay_revenues(game, company, fleet, lays)
+    base = view.route_revenue(game, company, fleet)
+    gains = [r - base for r in revenues]
     for a, lay_gain in zip(lays, gains):
         gain = lay_gain * params.horizon - a["cost"]
         if gain > best_gain:

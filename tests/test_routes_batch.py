@@ -87,8 +87,9 @@ def test_board_lay_revenues_restore_the_board(seed):
         ctx = operating.revenue_context(eng, c)
         before, version = board_state(eng.board), eng.board.version
         triples = [(a["hex"], a["tile"], a["rotation"]) for a in lays]
-        got = eng.board.lay_revenues(company, eng.is_major(c), fleet, ctx, triples)
+        base, got = eng.board.lay_revenues(company, eng.is_major(c), fleet, ctx, triples)
         assert board_state(eng.board) == before and eng.board.version == version
+        assert base == eng.board.best_routes(company, eng.is_major(c), fleet, ctx).revenue
         expected = []
         for hex_, tile, rotation in triples:
             copy = eng.board.clone()

@@ -229,36 +229,34 @@ class Board:
         """The revenue of `best_routes`, without building the plan."""
         return routes.best_revenue(self, self.tables.company_index[company], is_major, vehicles, ctx)
 
-    def lay_revenues(self, company: str, is_major: bool, vehicles, ctx, lays) -> list[int]:
-        """The `best_routes` revenue after each lay of `lays` ((hex, tile id, rotation)
-        each) taken alone: laid in place, searched and undone one by one (no copy), one
-        search per distinct effect on routes (see `_checked_lays`: most candidate lays
-        change nothing, many others the same as another; and a lay out of the fleet's
-        reach changes nothing for it, see `routes.FleetSearch.affects`)."""
+    def lay_revenues(self, company: str, is_major: bool, vehicles, ctx, lays) -> tuple[int, list[int]]:
+        """The `best_revenue` on the board as it is, and after each lay of `lays` ((hex,
+        tile id, rotation) each) taken alone: laid in place, searched and undone one by
+        one (no copy), one search per distinct effect on routes (see `_checked_lays`:
+        most candidate lays change nothing, many others the same as another; and a lay
+        out of the fleet's reach changes nothing for it, see `routes.FleetSearch.affects`)."""
         c: cython.int = self.tables.company_index[company]
         h: cython.int
         old: cython.int
         old_rot: cython.int
         search = routes.FleetSearch(self, c, is_major, vehicles, ctx)
-        found: dict = {}  # effect -> revenue
+        # the board as it is: each kind's revenue, kept for the lays that leave the kind alone
+        found: dict = {None: search.revenue(-1)}  # effect -> revenue
         out = []
         version = self.version  # each lay is undone: the board ends as it began
         for (_, _, rotation), (h, t, effect) in zip(lays, self._checked_lays(lays)):
             if not search.affects(h):
                 effect = None  # out of the fleet's reach
             if effect not in found:
-                if effect is None:
-                    found[effect] = search.revenue(-1)
-                else:
-                    old, old_rot = self.tile[h], self.rot[h]
-                    self._put(h, t, rotation)
-                    try:
-                        found[effect] = search.revenue(h)
-                    finally:
-                        self._unlay(h, old, old_rot)
-                        self.version = version
+                old, old_rot = self.tile[h], self.rot[h]
+                self._put(h, t, rotation)
+                try:
+                    found[effect] = search.revenue(h)
+                finally:
+                    self._unlay(h, old, old_rot)
+                    self.version = version
             out.append(found[effect])
-        return out
+        return found[None], out
 
     def marker_revenues(self, company: str, is_major: bool, vehicles, ctx, offboards) -> list[int]:
         """The `best_routes` revenue with one more of the company's market markers on

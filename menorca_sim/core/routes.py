@@ -81,6 +81,16 @@ class _Search:
     target: cython.int[:]
     unit: cython.int[:]
     stride: cython.int
+    # the two graphs searched (the tables' lanes, the last board's roads) as taken by
+    # prepare: taking an array's memoryview anew costs more than setting up a search
+    lanes: object
+    lane_degree: cython.int[:]
+    lane_target: cython.int[:]
+    lane_unit: cython.int[:]
+    road: object
+    road_degree: cython.int[:]
+    road_target: cython.int[:]
+    road_unit: cython.int[:]
     value: cython.int[:]
     flags: cython.uchar[:]
     dist: cython.int[:]  # lower bound of the units from a vertex to an OWN vertex
@@ -144,10 +154,13 @@ class _Search:
         self.value = array("i", [0]) * n_vertices
         self.flags = bytearray(n_vertices)
         self.tables = None
+        self.road = None
 
     def bind(self, tables) -> None:
         """Read vertex revenues from `tables` until bound to other tables."""
         self.tables = tables
+        self.lanes = tables.lanes_graph
+        self.lane_degree, self.lane_target, self.lane_unit, _ = tables.lanes_graph
         self.tile_colour = tables.tile_colour
         self.node_land = tables.node_land
         self.node_revenue = tables.node_revenue
@@ -187,7 +200,14 @@ class _Search:
         every arc has a reverse arc and crosses a unit (the lane graph), which lets a
         breadth-first search bound the distance to the company's station and prune walks
         that cannot reach it."""
-        self.degree, self.target, self.unit, self.stride = graph
+        if graph is self.lanes:
+            self.degree, self.target, self.unit = self.lane_degree, self.lane_target, self.lane_unit
+        else:
+            if graph is not self.road:  # a board's roads change in place: its views stay good
+                self.road = graph
+                self.road_degree, self.road_target, self.road_unit, _ = graph
+            self.degree, self.target, self.unit = self.road_degree, self.road_target, self.road_unit
+        self.stride = graph[3]
         self.undirected = undirected
         self.maxk = maxrange - 1
         if self.maxk > len(self.ustack):
@@ -418,6 +438,7 @@ class _Search:
 _SEARCHES: dict[tuple[int, int], _Search] = {}
 
 
+@cython.cfunc
 def _search_for(tables) -> _Search:
     key = (tables.n_vertices, tables.mask_words)
     search: _Search = _SEARCHES.get(key)
@@ -437,7 +458,8 @@ def _printed_value(search: _Search, tile: cython.int[:], n: cython.int) -> cytho
     return search.node_revenue[n * N_COLOURS + (search.tile_colour[t] if t >= 0 else 0)]
 
 
-def fill_vertex_values(search: _Search, board, ctx: RevenueContext) -> None:
+@cython.cfunc
+def fill_vertex_values(search: _Search, board, ctx: RevenueContext) -> cython.void:
     """search.value: the revenue of each revenue vertex for this company (0 elsewhere)."""
     tb = board.tables
     out: cython.int[:] = search.value
@@ -461,6 +483,7 @@ def fill_vertex_values(search: _Search, board, ctx: RevenueContext) -> None:
         out[tb.vertex_index[name]] += bonus
 
 
+@cython.cfunc
 def _flags(search: _Search, board, c: cython.int, ship: cython.bint, is_major: cython.bint) -> list[int]:
     """Fill search.flags (see REVENUE..OWN) for company c's ships or carts; returns the
     start vertices of the enumeration."""
@@ -517,6 +540,7 @@ def _flags(search: _Search, board, c: cython.int, ship: cython.bint, is_major: c
     return [v for v in range(tb.n_nodes) if not fl[v] & FORBID]
 
 
+@cython.cfunc
 def _kind_groups(vehicles) -> list[tuple[str, list[int]]]:
     """(kind, indices of `vehicles` of that kind, longest range first) per kind present."""
     out = []
@@ -536,6 +560,7 @@ def _kind_groups(vehicles) -> list[tuple[str, list[int]]]:
     return out
 
 
+@cython.cfunc
 def _search_kind(search: _Search, board, c: int, is_major: bool, kind: str, ranges: list[int]) -> list[int]:
     """Enumerate company c's routes for one vehicle kind and assign them: the route
     index (or -1) per range of `ranges` (longest first)."""
@@ -543,6 +568,7 @@ def _search_kind(search: _Search, board, c: int, is_major: bool, kind: str, rang
     return _enumerate_and_assign(search, board, is_major, kind == "ship", starts, ranges)
 
 
+@cython.cfunc
 def _enumerate_and_assign(search: _Search, board, is_major: bool, ship: bool, starts: list[int],
                           ranges: list[int]) -> list[int]:
     """With search.flags set for the kind: its routes' enumeration and assignment."""
@@ -601,9 +627,13 @@ class FleetSearch:
     board: object
     search: _Search
     is_major: cython.bint
+    tile: cython.int[:]  # the board's tiles (changed in place by the lays searched)
+    land_node: cython.int[:]  # the tables' node per land hex (-1: none)
     values: cython.int[:]  # vertex values as at construction, but for refreshed nodes
     extra: cython.int[:]  # per vertex: bonuses and markers on top of the printed value
-    kinds: list  # per vehicle kind present: (ship, flags, starts, ranges longest first, affected hexes)
+    kinds: list  # per vehicle kind present: (ship, starts, ranges longest first)
+    flags: cython.uchar[:]  # per kind, per vertex: its flags (kind k at k * vertices)
+    affected: cython.uchar[:]  # per kind, per land hex: its affected hexes (kind k at k * land hexes)
     bases: list  # per kind: its revenue on the board as at construction (-1 until searched)
     touched: cython.int  # the land hex refreshed by the last search (-1: none)
     any_affected: cython.uchar[:]  # per land hex: some kind's affected hexes hold it
@@ -620,34 +650,36 @@ class FleetSearch:
         v: cython.int
         for v in range(size):
             self.values[v] = self.extra[v] = self.search.value[v]
-        tile: cython.int[:] = board.tile
+        self.tile = board.tile
+        self.land_node = tb.land_node
         for v in range(tb.n_nodes):
-            self.extra[v] -= _printed_value(self.search, tile, v)
+            self.extra[v] -= _printed_value(self.search, self.tile, v)
+        n_land: cython.int = tb.n_land
         self.kinds = []
+        flags = bytearray()
+        affected = bytearray()
         for kind, group in _kind_groups(vehicles):
             starts = _flags(self.search, board, c, kind == "ship", is_major)
-            self.kinds.append((kind == "ship", bytearray(self.search.flags), starts,
-                               [vehicles[i][2] for i in group],
-                               _affected_hexes(tb, tb.lanes_graph if kind == "ship" else board.road,
-                                               self.search.flags)))
+            self.kinds.append((kind == "ship", starts, [vehicles[i][2] for i in group]))
+            flags += self.search.flags
+            affected += _affected_hexes(tb, tb.lanes_graph if kind == "ship" else board.road, self.search.flags)
+        self.flags = flags
+        self.affected = affected
         self.bases = [-1] * len(self.kinds)
         self.touched = -1
-        self.any_affected = bytearray(tb.n_land)
-        hexes: cython.uchar[:]
+        self.any_affected = bytearray(n_land)
         h: cython.int
-        for kind in self.kinds:
-            hexes = kind[4]
-            for h in range(len(hexes)):
-                self.any_affected[h] |= hexes[h]
+        for h in range(len(affected)):
+            self.any_affected[h % n_land] |= self.affected[h]
 
     @cython.cfunc
     def _refresh(self, h: cython.int) -> cython.void:
         """Read again the value of land hex h's node (if any) from its tile now."""
         if h < 0:
             return
-        n: cython.int = self.board.tables.land_node[h]
+        n: cython.int = self.land_node[h]
         if n >= 0:
-            self.values[n] = _printed_value(self.search, self.board.tile, n) + self.extra[n]
+            self.values[n] = _printed_value(self.search, self.tile, n) + self.extra[n]
 
     @cython.ccall
     def revenue(self, h: cython.int) -> int:
@@ -669,18 +701,16 @@ class FleetSearch:
         kind_total: cython.int
         r: cython.int
         k: cython.Py_ssize_t
-        kind_flags: cython.uchar[:]
-        affected: cython.uchar[:]
+        n: cython.Py_ssize_t = len(search.flags)
+        n_land: cython.Py_ssize_t = len(self.any_affected)
         unchanged: cython.bint
         for k in range(len(self.kinds)):
-            ship, flags, starts, ranges, hexes = self.kinds[k]
-            affected = hexes
-            unchanged = plain and (h < 0 or not affected[h])
+            ship, starts, ranges = self.kinds[k]
+            unchanged = plain and (h < 0 or not self.affected[k * n_land + h])
             if unchanged and self.bases[k] >= 0:
                 total += self.bases[k]
                 continue
-            kind_flags = flags
-            search.flags[:] = kind_flags
+            search.flags[:] = self.flags[k * n:(k + 1) * n]
             kind_total = 0
             for r in _enumerate_and_assign(search, self.board, self.is_major, ship, starts, ranges):
                 if r >= 0:
@@ -706,6 +736,7 @@ class FleetSearch:
             self.values[v] -= amount
 
 
+@cython.cfunc
 def _affected_hexes(tb, graph, flags: cython.uchar[:]) -> bytearray:
     """Per land hex, 1 where a vertex lies that a route of this kind (flags as `_flags`
     set them) can reach: every route holds an OWN vertex, and a route's vertices are
@@ -737,6 +768,7 @@ def _affected_hexes(tb, graph, flags: cython.uchar[:]) -> bytearray:
     return affected
 
 
+@cython.cfunc
 def _route(tb, vehicle, trail: list[int], revenue: int) -> Route:
     hexes: list[str] = []
     nodes: list[str] = []
