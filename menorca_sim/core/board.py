@@ -15,13 +15,14 @@ _VERSIONS = count()  # board versions: a new number for every change of any boar
 
 
 @cython.cfunc
-def _shape_fits(tb, tile: cython.int[:], rot: cython.int[:], h: cython.int, t: cython.int,
-                rotation: cython.int) -> cython.bint:
-    """Tile t at `rotation` has the track of one of the shapes allowed on land hex h now."""
+def _shape_fits(first_lay_shapes: list, upgrade_shapes: dict, path_bits: cython.int[:], tile: cython.int[:],
+                rot: cython.int[:], h: cython.int, t: cython.int, rotation: cython.int) -> cython.bint:
+    """Tile t at `rotation` has the track of one of the shapes allowed on land hex h now
+    (the shapes and `path_bits`: the tables')."""
     if not 0 <= rotation < 6:
         return False
-    shapes = tb.first_lay_shapes[h] if tile[h] < 0 else tb.upgrade_shapes[(tile[h], rot[h])]
-    return (t, tb.path_bits[t * 6 + rotation]) in shapes
+    shapes = first_lay_shapes[h] if tile[h] < 0 else upgrade_shapes[(tile[h], rot[h])]
+    return (t, path_bits[t * 6 + rotation]) in shapes
 
 
 class Board:
@@ -134,11 +135,12 @@ class Board:
 
     def _checked_lay(self, h: cython.int, tile_id: str, rotation: int) -> int:
         """The index of `tile_id`, if it may go on land hex h at `rotation` now."""
-        t: cython.int = self.tables.tile_index.get(tile_id, -1)
-        if t < 0 or t >= self.tables.n_manifest:
+        tb = self.tables
+        t: cython.int = tb.tile_index.get(tile_id, -1)
+        if t < 0 or t >= tb.n_manifest:
             raise ValueError(f"unknown tile {tile_id!r}")
-        if not _shape_fits(self.tables, self.tile, self.rot, h, t, rotation):
-            raise ValueError(f"tile {tile_id} at rotation {rotation} is not a legal lay on {self.tables.land[h]}")
+        if not _shape_fits(tb.first_lay_shapes, tb.upgrade_shapes, tb.path_bits, self.tile, self.rot, h, t, rotation):
+            raise ValueError(f"tile {tile_id} at rotation {rotation} is not a legal lay on {tb.land[h]}")
         if self.left[t] <= 0:
             raise ValueError(f"no tile {tile_id} left in the manifest")
         return t
@@ -279,10 +281,15 @@ class Board:
         pair_b: cython.int[:] = tb.pair_b
         edge_mask: cython.int[:] = tb.edge_mask
         neighbour: cython.int[:] = tb.neighbour
+        land_node: cython.int[:] = tb.land_node
+        tile_colour: cython.int[:] = tb.tile_colour
         tile: cython.int[:] = self.tile
         rot: cython.int[:] = self.rot
         left: cython.int[:] = self.left
-        land_index, tile_index = tb.land_index, tb.tile_index
+        land_index: dict = tb.land_index
+        tile_index: dict = tb.tile_index
+        first_lay_shapes: list = tb.first_lay_shapes
+        upgrade_shapes: dict = tb.upgrade_shapes
         n_manifest: cython.int = tb.n_manifest
         h: cython.int
         t: cython.int
@@ -298,7 +305,7 @@ class Board:
             # `_checked_lay`'s checks without its messages, asked of it only on failure:
             # this runs for every candidate lay
             h, t, r = land_index.get(hex, -1), tile_index.get(tile_id, -1), rotation
-            if h < 0 or not 0 <= t < n_manifest or left[t] <= 0 or not _shape_fits(tb, tile, rot, h, t, r):
+            if h < 0 or not 0 <= t < n_manifest or left[t] <= 0 or not _shape_fits(first_lay_shapes, upgrade_shapes, path_bits, tile, rot, h, t, r):
                 self._checked_lay(self._land(hex), tile_id, rotation)  # raises, saying what is wrong
             added = path_bits[t * 6 + r]
             if tile[h] >= 0:
@@ -312,7 +319,7 @@ class Board:
             for i in range(len(pair_a)):
                 if (added >> i) & (ends >> pair_a[i]) & (ends >> pair_b[i]) & 1:
                     live |= 1 << i
-            out.append((h, t, None if live == 0 and tb.land_node[h] < 0 else (h, tb.tile_colour[t], live)))
+            out.append((h, t, None if live == 0 and land_node[h] < 0 else (h, tile_colour[t], live)))
         return out
 
     def _unlay(self, h: cython.int, old: cython.int, old_rot: cython.int) -> None:

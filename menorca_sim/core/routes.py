@@ -126,12 +126,20 @@ class _Search:
     nv: cython.int
     best: cython.int
     _arrays: dict
-    # the map tables' read-only arrays that fill_vertex_values reads (see bind)
+    # the map tables and what the searches' set-up reads of them (see bind), taken once
     tables: object
     tile_colour: cython.int[:]
     node_land: cython.int[:]
+    land_node: cython.int[:]
     node_revenue: cython.int[:]
     offboard_revenue: cython.int[:]
+    node_slots: cython.int[:]
+    vertex_index: dict
+    n_nodes: cython.int
+    n_rev: cython.int
+    n_land: cython.int
+    stub_base: cython.int
+    epochs: cython.int
 
     def __init__(self, n_vertices: int, words: int) -> None:
         self.words = words
@@ -163,8 +171,16 @@ class _Search:
         self.lane_degree, self.lane_target, self.lane_unit, _ = tables.lanes_graph
         self.tile_colour = tables.tile_colour
         self.node_land = tables.node_land
+        self.land_node = tables.land_node
         self.node_revenue = tables.node_revenue
         self.offboard_revenue = tables.offboard_revenue
+        self.node_slots = tables.node_slots
+        self.vertex_index = tables.vertex_index
+        self.n_nodes = tables.n_nodes
+        self.n_rev = tables.n_rev
+        self.n_land = tables.n_land
+        self.stub_base = tables.stub_base
+        self.epochs = tables.epochs
 
     def _resize(self, name: str, code: str, size: int) -> array:
         """A zeroed array of `size` keeping the old one's items (memoryviews cannot grow)."""
@@ -440,13 +456,21 @@ _SEARCHES: dict[tuple[int, int], _Search] = {}
 
 @cython.cfunc
 def _search_for(tables) -> _Search:
+    global _LAST
+    search: _Search = _LAST
+    if search is not None and search.tables is tables:  # the common case: the same map again
+        return search
     key = (tables.n_vertices, tables.mask_words)
-    search: _Search = _SEARCHES.get(key)
+    search = _SEARCHES.get(key)
     if search is None:
         search = _SEARCHES[key] = _Search(tables.n_vertices, tables.mask_words)
     if search.tables is not tables:
         search.bind(tables)
+    _LAST = search
     return search
+
+
+_LAST = None  # the search _search_for returned last
 
 
 @cython.cfunc
@@ -459,42 +483,41 @@ def _printed_value(search: _Search, tile: cython.int[:], n: cython.int) -> cytho
 
 
 @cython.cfunc
-def fill_vertex_values(search: _Search, board, ctx: RevenueContext) -> cython.void:
-    """search.value: the revenue of each revenue vertex for this company (0 elsewhere)."""
-    tb = board.tables
+def fill_vertex_values(search: _Search, tile: cython.int[:], ctx: RevenueContext) -> cython.void:
+    """search.value: the revenue of each revenue vertex for this company (0 elsewhere),
+    on a board with these tiles."""
     out: cython.int[:] = search.value
-    tile: cython.int[:] = board.tile
     offboard_revenue: cython.int[:] = search.offboard_revenue
-    epochs: cython.int = tb.epochs
+    epochs: cython.int = search.epochs
     epoch: cython.int = ctx.epoch - 1
     if not 0 <= epoch < epochs:
         raise ValueError(f"epoch {ctx.epoch} is not one of the ruleset's 1..{epochs}")
-    n_nodes: cython.int = tb.n_nodes
+    n_nodes: cython.int = search.n_nodes
     n: cython.int
     for n in range(len(out)):
         out[n] = 0
     for n in range(n_nodes):
         out[n] = _printed_value(search, tile, n)
-    for n in range(tb.n_rev - n_nodes):
+    for n in range(search.n_rev - n_nodes):
         out[n_nodes + n] = offboard_revenue[n * epochs + epoch]
     for name, count in ctx.market_markers.items():
-        out[tb.vertex_index[name]] += count * ctx.market_bonus
+        out[search.vertex_index[name]] += count * ctx.market_bonus
     for name, bonus in ctx.node_bonus.items():
-        out[tb.vertex_index[name]] += bonus
+        out[search.vertex_index[name]] += bonus
 
 
 @cython.cfunc
 def _flags(search: _Search, board, c: cython.int, ship: cython.bint, is_major: cython.bint) -> list[int]:
     """Fill search.flags (see REVENUE..OWN) for company c's ships or carts; returns the
     start vertices of the enumeration."""
-    tb = board.tables
     fl: cython.uchar[:] = search.flags
     company: cython.int[:] = board.station_company
     kind: cython.int[:] = board.station_kind
-    node_slots: cython.int[:] = tb.node_slots
+    node_slots: cython.int[:] = search.node_slots
     slots: cython.int = board.slots
     port_kind: cython.int = PORT
-    n_rev: cython.int = tb.n_rev
+    n_rev: cython.int = search.n_rev
+    n_nodes: cython.int = search.n_nodes
     v: cython.int
     s: cython.int
     o: cython.int
@@ -509,7 +532,7 @@ def _flags(search: _Search, board, c: cython.int, ship: cython.bint, is_major: c
     for v in range(n_rev, len(fl)):
         fl[v] = PASS
     own_ports = []
-    for v in range(tb.n_nodes):
+    for v in range(n_nodes):
         taken = 0
         mine = port = own_port = own_factory = False
         for s in range(slots):
@@ -537,7 +560,7 @@ def _flags(search: _Search, board, c: cython.int, ship: cython.bint, is_major: c
         return list(range(n_rev))
     if is_major:
         return own_ports
-    return [v for v in range(tb.n_nodes) if not fl[v] & FORBID]
+    return [v for v in range(n_nodes) if not fl[v] & FORBID]
 
 
 @cython.cfunc
@@ -583,7 +606,7 @@ def best_routes(board, company: str, is_major: bool, vehicles, ctx: RevenueConte
     tb = board.tables
     c = tb.company_index[company]
     search: _Search = _search_for(tb)
-    fill_vertex_values(search, board, ctx)
+    fill_vertex_values(search, board.tile, ctx)
     chosen: dict[int, Route] = {}
     goods: dict[str, int] = {}
     total = 0
@@ -605,7 +628,7 @@ def best_routes(board, company: str, is_major: bool, vehicles, ctx: RevenueConte
 def best_revenue(board, c: int, is_major: bool, vehicles, ctx: RevenueContext) -> int:
     """The revenue of `best_routes` for company index c, without building the plan."""
     search: _Search = _search_for(board.tables)
-    fill_vertex_values(search, board, ctx)
+    fill_vertex_values(search, board.tile, ctx)
     total = 0
     for kind, group in _kind_groups(vehicles):
         for r in _search_kind(search, board, c, is_major, kind, [vehicles[i][2] for i in group]):
@@ -639,30 +662,30 @@ class FleetSearch:
     any_affected: cython.uchar[:]  # per land hex: some kind's affected hexes hold it
 
     def __init__(self, board, c: int, is_major: bool, vehicles, ctx: RevenueContext) -> None:
-        tb = board.tables
         self.board = board
         self.is_major = is_major
-        self.search = _search_for(tb)
-        fill_vertex_values(self.search, board, ctx)
-        size: cython.int = len(self.search.value)
+        self.search = _search_for(board.tables)
+        search: _Search = self.search
+        self.tile = board.tile
+        self.land_node = search.land_node
+        fill_vertex_values(search, self.tile, ctx)
+        size: cython.int = len(search.value)
         self.values = array("i", [0]) * size  # a new array by repetition: one memcpy
         self.extra = array("i", [0]) * size
         v: cython.int
         for v in range(size):
-            self.values[v] = self.extra[v] = self.search.value[v]
-        self.tile = board.tile
-        self.land_node = tb.land_node
-        for v in range(tb.n_nodes):
-            self.extra[v] -= _printed_value(self.search, self.tile, v)
-        n_land: cython.int = tb.n_land
+            self.values[v] = self.extra[v] = search.value[v]
+        for v in range(search.n_nodes):
+            self.extra[v] -= _printed_value(search, self.tile, v)
+        n_land: cython.int = search.n_land
         self.kinds = []
         flags = bytearray()
         affected = bytearray()
         for kind, group in _kind_groups(vehicles):
-            starts = _flags(self.search, board, c, kind == "ship", is_major)
+            starts = _flags(search, board, c, kind == "ship", is_major)
             self.kinds.append((kind == "ship", starts, [vehicles[i][2] for i in group]))
-            flags += self.search.flags
-            affected += _affected_hexes(tb, tb.lanes_graph if kind == "ship" else board.road, self.search.flags)
+            flags += search.flags
+            affected += _affected_hexes(search, search.lanes if kind == "ship" else board.road, search.flags)
         self.flags = flags
         self.affected = affected
         self.bases = [-1] * len(self.kinds)
@@ -737,7 +760,7 @@ class FleetSearch:
 
 
 @cython.cfunc
-def _affected_hexes(tb, graph, flags: cython.uchar[:]) -> bytearray:
+def _affected_hexes(search: _Search, graph, flags: cython.uchar[:]) -> bytearray:
     """Per land hex, 1 where a vertex lies that a route of this kind (flags as `_flags`
     set them) can reach: every route holds an OWN vertex, and a route's vertices are
     reached from it along arcs (track is two-way), crossing only PASS vertices and no
@@ -745,7 +768,7 @@ def _affected_hexes(tb, graph, flags: cython.uchar[:]) -> bytearray:
     which they may not enter); a FORBID vertex, never entered, is counted as reached,
     which errs on the safe side. A lay elsewhere adds arcs no route can use and changes
     the value of no node a route can visit, so it leaves the kind's revenue alone."""
-    n_nodes: cython.int = tb.n_nodes
+    n_nodes: cython.int = search.n_nodes
     stop = bytearray(n_nodes)
     stops: cython.uchar[:] = stop
     own = []
@@ -754,14 +777,13 @@ def _affected_hexes(tb, graph, flags: cython.uchar[:]) -> bytearray:
         if flags[v] & OWN:
             own.append(v)
         stops[v] = not flags[v] & PASS or (flags[v] & FORBID and not flags[v] & OWN)
-    seen: cython.uchar[:] = reach(tb, [graph], own, stop)
-    node_land: cython.int[:] = tb.node_land
-    stub_base: cython.int = tb.stub_base
-    affected = bytearray(tb.n_land)
+    seen: cython.uchar[:] = reach(search.tables, [graph], own, stop)
+    stub_base: cython.int = search.stub_base
+    affected = bytearray(search.n_land)
     hexes: cython.uchar[:] = affected
     for v in range(n_nodes):
         if seen[v]:
-            hexes[node_land[v]] = 1
+            hexes[search.node_land[v]] = 1
     for v in range(stub_base, len(seen)):
         if seen[v]:
             hexes[(v - stub_base) // 6] = 1

@@ -87,13 +87,14 @@ def reach(tables, graphs, sources: list[int], blocked) -> bytearray:
         raise ValueError(f"reach takes one or two graphs, not {len(graphs)}")
     two: cython.bint = len(graphs) == 2
     first = graphs[0]
-    second = graphs[len(graphs) - 1]
     degree: cython.int[:] = first[0]
     target: cython.int[:] = first[1]
     stride: cython.int = first[3]
-    degree2: cython.int[:] = second[0]
-    target2: cython.int[:] = second[1]
-    stride2: cython.int = second[3]
+    degree2: cython.int[:] = degree  # the second graph's (taking a memoryview costs: only if there is one)
+    target2: cython.int[:] = target
+    stride2: cython.int = stride
+    if two:
+        degree2, target2, stride2 = graphs[1][0], graphs[1][1], graphs[1][3]
     while top > 0:
         top -= 1
         v = todo[top]
