@@ -165,7 +165,9 @@ class _Search:
         self.road = None
 
     def bind(self, tables) -> None:
-        """Read vertex revenues from `tables` until bound to other tables."""
+        """Search the map of `tables` until bound to other tables: keep the views and
+        counts the searches' set-up reads (a memoryview taken anew per search costs more
+        than the set-up's loops)."""
         self.tables = tables
         self.lanes = tables.lanes_graph
         self.lane_degree, self.lane_target, self.lane_unit, _ = tables.lanes_graph
