@@ -25,16 +25,62 @@ def empty_road_graph(tables) -> tuple[array, array, array, int]:
     return array("i", [0]) * n, array("i", [0]) * (n * ROAD_STRIDE), array("i", [0]) * (n * ROAD_STRIDE), ROAD_STRIDE
 
 
-def set_hex(tables, road, h: cython.int, tile: cython.int, rotation: cython.int) -> None:
+@cython.cclass
+class _Graph:
+    """A graph's arrays as typed views, and for a road graph the tables' arrays that
+    `set_hex` reads: taking an array's memoryview anew costs more than a tile's arcs."""
+
+    graph: tuple  # (degree, target, unit, stride) as given
+    degree: cython.int[:]
+    target: cython.int[:]
+    unit: cython.int[:]
+    stride: cython.int
+    tables: object  # the tables of the views below (None: not taken yet)
+    neighbour: cython.int[:]
+    side_unit: cython.int[:]
+    land_node: cython.int[:]
+
+    def __init__(self, graph: tuple) -> None:
+        self.graph = graph
+        self.degree, self.target, self.unit, self.stride = graph
+        self.tables = None
+
+    @cython.cfunc
+    def of(self, tables) -> _Graph:
+        """Itself, with the views of `tables` that `set_hex` reads."""
+        if self.tables is not tables:
+            self.tables = tables
+            self.neighbour, self.side_unit, self.land_node = tables.neighbour, tables.side_unit, tables.land_node
+        return self
+
+
+_RECENT: list = [None, None]  # the graphs asked for last, newest first (a board's roads, the lanes)
+
+
+@cython.cfunc
+def _graph(graph: tuple) -> _Graph:
+    """The views of `graph` (arrays changed in place keep their views)."""
+    g: _Graph
+    for g in _RECENT:
+        if g is not None and g.graph is graph:
+            return g
+    g = _Graph(graph)
+    _RECENT[1] = _RECENT[0]
+    _RECENT[0] = g
+    return g
+
+
+def set_hex(tables, road: tuple, h: cython.int, tile: cython.int, rotation: cython.int) -> None:
     """Rewrite the road arcs of land hex h for `tile` at `rotation` (tile -1: no track)."""
-    degree: cython.int[:] = road[0]
-    target: cython.int[:] = road[1]
-    unit: cython.int[:] = road[2]
-    neighbour: cython.int[:] = tables.neighbour
-    side_unit: cython.int[:] = tables.side_unit
-    node: cython.int = tables.land_node[h]
-    stub: cython.int = tables.stub_base + h * 6
+    g: _Graph = _graph(road).of(tables)
+    degree: cython.int[:] = g.degree
+    target: cython.int[:] = g.target
+    unit: cython.int[:] = g.unit
+    neighbour: cython.int[:] = g.neighbour
+    side_unit: cython.int[:] = g.side_unit
+    node: cython.int = g.land_node[h]
     stub_base: cython.int = tables.stub_base
+    stub: cython.int = stub_base + h * 6
     e: cython.int
     a: cython.int
     b: cython.int
@@ -86,15 +132,14 @@ def reach(tables, graphs, sources: list[int], blocked) -> bytearray:
     if not 1 <= len(graphs) <= 2:
         raise ValueError(f"reach takes one or two graphs, not {len(graphs)}")
     two: cython.bint = len(graphs) == 2
-    first = graphs[0]
-    degree: cython.int[:] = first[0]
-    target: cython.int[:] = first[1]
-    stride: cython.int = first[3]
-    degree2: cython.int[:] = degree  # the second graph's (taking a memoryview costs: only if there is one)
-    target2: cython.int[:] = target
-    stride2: cython.int = stride
-    if two:
-        degree2, target2, stride2 = graphs[1][0], graphs[1][1], graphs[1][3]
+    first: _Graph = _graph(graphs[0])
+    second: _Graph = _graph(graphs[len(graphs) - 1])
+    degree: cython.int[:] = first.degree
+    target: cython.int[:] = first.target
+    stride: cython.int = first.stride
+    degree2: cython.int[:] = second.degree
+    target2: cython.int[:] = second.target
+    stride2: cython.int = second.stride
     while top > 0:
         top -= 1
         v = todo[top]
