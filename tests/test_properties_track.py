@@ -53,7 +53,8 @@ def test_upgrade_rotations_are_exactly_those_keeping_every_old_path(old, new, s)
     assert sorted((r - s) % 6 for r in found) == sorted(upgrade_rotations(rotate(old, s), new))
 
 
-def check_board_upgrades(seed: int, lays: int) -> None:
+def check_board_upgrades(seed: int, lays: int) -> int:
+    """Check every upgrade offered on a random position; returns how many there were."""
     rng = np.random.default_rng(seed)
     board = Board(TABLES)
     in_play = ref.random_position(RS, board, rng, lays, COLOURS, 2)
@@ -71,7 +72,7 @@ def check_board_upgrades(seed: int, lays: int) -> None:
             assert COLOURS.index(RS.tiles[tile].colour) == _colour(board, hex_) + 1
             assert {c: trial.stations(c) for c in RS.companies} == stations
             upgrades += 1
-    assert upgrades or lays < 30  # late positions always offer upgrades
+    return upgrades
 
 
 def _undirected(tile_paths) -> set[frozenset[int]]:
@@ -87,6 +88,13 @@ def _colour(board: Board, hex_: str) -> int:
 @given(st.integers(0, 2**32 - 1), st.integers(5, 60))
 def test_every_offered_upgrade_keeps_every_old_path(seed, lays):
     check_board_upgrades(seed, lays)
+
+
+def test_late_positions_offer_upgrades_to_check():
+    # not every late position offers one (seed 19978809 after 78 lays: the one hex that
+    # takes an upgrade is out of every company's reach), but late positions as a rule do:
+    # the properties above are not checked on an empty set
+    assert all(check_board_upgrades(seed, 40) > 0 for seed in range(8))
 
 
 @pytest.mark.slow
