@@ -52,6 +52,7 @@ class Game:
         self._map_key: tuple = (None, None)  # (board version and phase, map_key()) last asked
         self._revenues = RevenueMemo()
         self._ship_ids = frozenset(v for v, spec in rs.vehicles.items() if spec.kind == "ship")
+        self._searched = {v: (v, spec.kind, spec.range) for v, spec in rs.vehicles.items()}  # see _fleet
         self._log = GameLog(log, self) if log is not None else None
 
     # --- the API -----------------------------------------------------------------------
@@ -81,6 +82,7 @@ class Game:
         self._contexts: dict = {}  # company index -> its RevenueContext
         self._asked: dict = {}  # (company, fleet) -> route revenue, as asked
         self._key_numbers: dict = {}  # company index -> the memo's number of its revenue key
+        self._key_common: tuple | None = None  # the part of every company's revenue key
         self._for_sale: dict = {}  # company -> vehicles_for_sale(), as asked
 
     def decision(self) -> str:
@@ -238,8 +240,8 @@ class Game:
 
     def _fleet(self, vehicles: Sequence[str]) -> list[tuple[str, str, int]]:
         """(id, kind, range) of each vehicle: what the route search takes."""
-        specs = self.ruleset.vehicles
-        return [(v, specs[v].kind, specs[v].range) for v in vehicles]
+        searched = self._searched
+        return [searched[v] for v in vehicles]
 
     def route_revenue(self, company: str, vehicles: list[str], changes=()) -> int:
         """The revenue of `route_plan` (0 without vehicles), searched without building
@@ -364,9 +366,10 @@ class Game:
         building its revenue context)."""
         eng = self._eng
         c = eng.t.company_index[company]
+        if self._key_common is None:  # the same for every company in this state
+            self._key_common = (self.map_key(), eng.epoch, tuple(sorted(eng.node_bonus.items())))
         bonuses = sorted((a.node, a.amount) for a in eng.owned_abilities(c, "revenue_bonus"))
-        return (self.map_key(), eng.epoch, tuple(sorted(eng.node_bonus.items())), tuple(bonuses),
-                tuple(eng.mmarkers[c]))
+        return self._key_common + (tuple(bonuses), tuple(eng.mmarkers[c]))
 
     def _context_of(self, c: int):
         """Company c's revenue context in the current state (shared: read it, never change it)."""
