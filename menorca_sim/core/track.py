@@ -133,7 +133,7 @@ def reach(tables, graphs, sources: list[int], blocked) -> bytearray:
         raise ValueError(f"reach takes one or two graphs, not {len(graphs)}")
     two: cython.bint = len(graphs) == 2
     first: _Graph = _graph(graphs[0])
-    second: _Graph = _graph(graphs[len(graphs) - 1])
+    second: _Graph = _graph(graphs[1]) if two else first
     degree: cython.int[:] = first.degree
     target: cython.int[:] = first.target
     stride: cython.int = first.stride
