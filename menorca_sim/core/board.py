@@ -69,24 +69,44 @@ class Board:
         return self.left[self.tables.tile_index[tile_id]]
 
     def tile_lays(self, company: str, colours, cash: int, terrain_discount: int = 0) -> list[tuple[str, str, int, int]]:
+        """(hex, tile id, rotation, cost) of each lay `company` may make now with a tile of
+        `colours` costing at most `cash` (terrain less `terrain_discount`): on a hex holding
+        one of its stations, or on one its network reaches through a side the tile's track touches."""
         tb = self.tables
         c = tb.company_index[company]
         allowed: cython.int = 0  # colours as bits
         for col in colours:
             allowed |= 1 << COLOURS.index(col)
-        reached: cython.uchar[:] = self._reach(c, [self.road])
         own = self._own_nodes(c)
+        reached: cython.uchar[:] = track.reach(tb, [self.road], own, self.blocked(c))
+        own_node = bytearray(tb.n_nodes)
+        for n in own:
+            own_node[n] = 1
+        is_own: cython.uchar[:] = own_node
+        tile: cython.int[:] = self.tile
+        rot: cython.int[:] = self.rot
         left: cython.int[:] = self.left
         colour: cython.int[:] = tb.tile_colour
         edge_mask: cython.int[:] = tb.edge_mask
         land_node: cython.int[:] = tb.land_node
+        terrain: cython.int[:] = tb.terrain_cost
+        options: cython.int[:] = tb.lay_options
+        first_span: cython.int[:] = tb.first_lay_span
+        upgrade_span: cython.int[:] = tb.upgrade_span
+        terrain_on_upgrade: cython.bint = tb.rs.operating.terrain_on_upgrade
+        discount: cython.int = terrain_discount
+        budget: cython.int = cash
         stub_base: cython.int = tb.stub_base
-        candidates: cython.int[:]
+        land: list = tb.land
+        tile_ids: list = tb.tile_ids
         h: cython.int
         e: cython.int
         i: cython.int
         t: cython.int
         r: cython.int
+        span: cython.int
+        spans: cython.int[:]
+        cost: cython.int
         open_edges: cython.int
         home: cython.bint
         out = []
@@ -96,25 +116,21 @@ class Board:
             for e in range(6):
                 if reached[stub_base + h * 6 + e]:
                     open_edges |= 1 << e
-            home = land_node[h] >= 0 and land_node[h] in own
+            home = land_node[h] >= 0 and is_own[land_node[h]]
             if not (open_edges or home):
                 continue
-            cost = self._lay_cost(h, terrain_discount)
-            if cost > cash:
+            cost = 0 if tile[h] >= 0 and not terrain_on_upgrade else max(0, terrain[h] - discount)
+            if cost > budget:
                 continue
-            candidates = tb.first_lays_flat[h] if self.tile[h] < 0 else tb.upgrades_flat[(self.tile[h], self.rot[h])]
-            for i in range(0, len(candidates), 2):
-                t, r = candidates[i], candidates[i + 1]
+            span = 2 * h if tile[h] < 0 else 2 * (tile[h] * 6 + rot[h])
+            spans = first_span if tile[h] < 0 else upgrade_span
+            for i in range(spans[span], spans[span + 1], 2):
+                t, r = options[i], options[i + 1]
                 if left[t] <= 0 or not (allowed >> colour[t]) & 1:
                     continue
                 if home or edge_mask[t * 6 + r] & open_edges:
-                    out.append((tb.land[h], tb.tile_ids[t], r, cost))
+                    out.append((land[h], tile_ids[t], r, cost))
         return out
-
-    def _lay_cost(self, h: int, discount: int) -> int:
-        if self.tile[h] >= 0 and not self.tables.rs.operating.terrain_on_upgrade:
-            return 0
-        return max(0, self.tables.terrain_cost[h] - discount)
 
     def lay_tile(self, hex: str, tile_id: str, rotation: int) -> None:
         """Lay or upgrade (shape rules only; connectivity and cost are tile_lays' job).

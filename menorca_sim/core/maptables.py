@@ -37,7 +37,7 @@ class MapTables:
         # Land hexes, sorted by name (any fixed order would do).
         self.land = sorted(m.land)
         self.land_index = {h: i for i, h in enumerate(self.land)}
-        self.terrain_cost = [m.terrain_costs[m.land[h]] for h in self.land]
+        self.terrain_cost = array("i", [m.terrain_costs[m.land[h]] for h in self.land])
         n_land = len(self.land)
         self.n_land = n_land
 
@@ -189,9 +189,23 @@ class MapTables:
         # of these is that lay.
         self.first_lay_shapes = [self._shapes(lays) for lays in self.first_lays]
         self.upgrade_shapes = {key: self._shapes(lays) for key, lays in self.upgrades.items()}
-        # And flat, tile then rotation, for typed loops over the candidates of a hex.
-        self.first_lays_flat = [array("i", [x for lay in lays for x in lay]) for lays in self.first_lays]
-        self.upgrades_flat = {key: array("i", [x for lay in lays for x in lay]) for key, lays in self.upgrades.items()}
+        # And flat, for typed loops over the candidates of a hex: `lay_options` holds tile,
+        # rotation, tile, rotation, ...; the candidates of empty land hex h are its items
+        # first_lay_span[2h] .. first_lay_span[2h+1]-1, those replacing tile t at rotation r
+        # its items upgrade_span[2(6t+r)] .. upgrade_span[2(6t+r)+1]-1.
+        self.lay_options = array("i")
+        self.first_lay_span = self._spans(self.first_lays)
+        self.upgrade_span = self._spans([self.upgrades[(t, r)] for t in range(len(self.tile_ids)) for r in range(6)])
+
+    def _spans(self, groups) -> array:
+        """Append each group of (tile, rotation) pairs to `lay_options`; their (start, end) spans."""
+        spans = array("i")
+        for lays in groups:
+            spans.append(len(self.lay_options))
+            for t, r in lays:
+                self.lay_options.extend((t, r))
+            spans.append(len(self.lay_options))
+        return spans
 
     def _shapes(self, lays) -> frozenset:
         return frozenset((t, self.path_bits[t * 6 + r]) for t, r in lays)
