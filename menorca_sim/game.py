@@ -299,12 +299,10 @@ class Game:
             return [0] * len(lays)
         eng = self._eng
         c = eng.t.company_index[company]
-        for lay in lays:
-            if lay["type"] != "lay_tile":
-                raise ValueError(f"not a tile lay: {lay!r}")
         board, ctx = self._changed(c, done)
         base, revenues = board.lay_revenues(company, eng.is_major(c), self._fleet(vehicles), ctx,
-                                            [(lay["hex"], lay["tile"], lay["rotation"]) for lay in lays])
+                                            [(lay["hex"], lay["tile"], lay["rotation"])
+                                             for lay in _only(lays, "lay_tile", "a tile lay")])
         if not done:  # the revenue before the lays, searched on the way: `route_revenue` remembers it
             fleet = tuple(vehicles)
             self._asked[(company, fleet)] = base
@@ -316,9 +314,7 @@ class Game:
         action of `markers`, answered in one call to the core (0 each without vehicles)."""
         if not vehicles:
             return [0] * len(markers)
-        for marker in markers:
-            if marker["type"] != "place_market_marker":
-                raise ValueError(f"not a market marker: {marker!r}")
+        _only(markers, "place_market_marker", "a market marker")
         eng = self._eng
         c = eng.t.company_index[company]
         return eng.board.marker_revenues(company, eng.is_major(c), self._fleet(vehicles), self._context_of(c),
@@ -339,6 +335,18 @@ class Game:
             return [0] * len(lays)
         return board.lay_revenues(company, eng.is_major(eng.t.company_index[company]), self._fleet(vehicles), ctx,
                                   [(hex, tile, rotation) for _, hex, tile, rotation, _ in lays])[1]
+
+    def next_lay_revenues_each(self, company: str, vehicles: list[str], firsts: list[dict], done=()) -> list[list[int]]:
+        """`next_lay_revenues(company, vehicles, done + [lay])` for each `lay_tile` action of
+        `firsts`, answered in one call to the core (a lookahead's whole level)."""
+        eng = self._eng
+        c = eng.t.company_index[company]
+        board, ctx = self._changed(c, done)
+        colours, discount = operating.lay_terms(eng, c)
+        return board.next_lay_revenues(company, eng.is_major(c), self._fleet(vehicles), ctx,
+                                       [(lay["hex"], lay["tile"], lay["rotation"], lay["cost"])
+                                        for lay in _only(firsts, "lay_tile", "a tile lay")],
+                                       colours, eng.co_cash[c] - sum(lay["cost"] for lay in done), discount)
 
     def _next_lays(self, company: str, done) -> tuple:
         """(board, revenue context) after the lays `done`, and the lay tuples after them."""
@@ -492,6 +500,14 @@ class Game:
                 "ors": eng.ors, "phase": t.phases[eng.phase].name, "epoch": eng.epoch,
                 "end_reason": eng.final_reason, "bank": eng.bank, "winners": res["winners"],
                 "actions": eng.actions, "seats": seats, "companies": companies, "auctions": auctions}
+
+
+def _only(actions: list[dict], kind: str, what: str) -> list[dict]:
+    """`actions`, each checked to be of type `kind` (a ValueError names the first that is not)."""
+    for action in actions:
+        if action["type"] != kind:
+            raise ValueError(f"not {what}: {action!r}")
+    return actions
 
 
 class RevenueMemo:

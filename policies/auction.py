@@ -23,19 +23,15 @@ from policies.spec import bind, parse_args
 from policies.valuation import legacy_worth
 
 
-def _find(legal: list[dict], kind: str) -> dict | None:
-    return next((a for a in legal if a["type"] == kind), None)
-
-
 def _pass_or_drop(legal: list[dict]) -> dict:
-    return _find(legal, "drop") or _find(legal, "pass") or legal[0]
+    return view.find_action(legal, "drop") or view.find_action(legal, "pass") or legal[0]
 
 
 class CheapestFirst:
     name = "cheapest_first"
 
     def act(self, game, legal: list[dict]) -> dict:
-        return _find(legal, "buy_legacy") or _pass_or_drop(legal)
+        return view.find_action(legal, "buy_legacy") or _pass_or_drop(legal)
 
 
 @dataclass(frozen=True)
@@ -56,7 +52,7 @@ class WaitForDrop:
         return game.ruleset.legacies[legacy].price * (1 - self.params.drop)
 
     def act(self, game, legal: list[dict]) -> dict:
-        buy = _find(legal, "buy_legacy")
+        buy = view.find_action(legal, "buy_legacy")
         if buy is not None and len(legal) == 1:
             return buy  # a legacy at 0 must be taken
         lot, price = view.auction_lot(game)
@@ -96,7 +92,7 @@ class _Valuing:
         return min(self.estimate(game, legacy) * (1 + self.params.premium), cash * self.params.budget)
 
     def _contest(self, game, legal: list[dict], wanted: bool) -> dict:
-        raise_ = _find(legal, "raise")
+        raise_ = view.find_action(legal, "raise")
         lot, _ = view.auction_lot(game)
         if wanted and raise_ is not None and raise_["bid"] <= self.cap(game, lot):
             return raise_
@@ -112,7 +108,7 @@ class ValueBidder(_Valuing):
     def act(self, game, legal: list[dict]) -> dict:
         if game.decision() == "auction_contest":
             return self._contest(game, legal, True)
-        buy = _find(legal, "buy_legacy")
+        buy = view.find_action(legal, "buy_legacy")
         if buy is not None and len(legal) == 1:
             return buy
         lot, price = view.auction_lot(game)
@@ -137,7 +133,7 @@ class ReserveSniper(_Valuing):
         lot, price = view.auction_lot(game)
         if game.decision() == "auction_contest":
             return self._contest(game, legal, lot == target)
-        buy = _find(legal, "buy_legacy")
+        buy = view.find_action(legal, "buy_legacy")
         if buy is not None and (len(legal) == 1 or (lot == target and price <= self.cap(game, lot))):
             return buy
         for a in legal:

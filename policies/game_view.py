@@ -6,6 +6,16 @@ only names and reshapes those answers."""
 from __future__ import annotations
 
 
+# --- legal actions -------------------------------------------------------------------------
+def find_action(legal: list[dict], *types: str) -> dict | None:
+    """The first legal action of one of `types` (None if there is none). A plain loop:
+    `next()` over a generator costs more than the search in these short lists."""
+    for action in legal:
+        if action["type"] in types:
+            return action
+    return None
+
+
 # --- auction -------------------------------------------------------------------------------
 def auction_lot(game) -> tuple[str, int]:
     """(legacy on offer as the cheapest, its current price)."""
@@ -52,6 +62,11 @@ def next_lays(game, company: str, done=()) -> list[dict]:
 def next_lay_revenues(game, company: str, vehicles: list[str], done=()) -> list[int]:
     """`route_revenue(game, company, vehicles, done + [lay])` for each lay of `next_lays`, in one core call."""
     return game.next_lay_revenues(company, list(vehicles), done)
+
+
+def next_lay_revenues_each(game, company: str, vehicles: list[str], firsts: list[dict], done=()) -> list[list[int]]:
+    """`next_lay_revenues(game, company, vehicles, done + [lay])` for each lay of `firsts`, in one core call."""
+    return game.next_lay_revenues_each(company, list(vehicles), firsts, done)
 
 
 def pending_revenue(game) -> int:

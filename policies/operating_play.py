@@ -20,7 +20,7 @@ def _probe_fleet(game, company: str, fleet: list[str]) -> list[str]:
 
 
 def _skip(legal: list[dict]) -> dict:
-    return next(a for a in legal if a["type"] == "skip")
+    return view.find_action(legal, "skip")
 
 
 def lay_tile(game, legal: list[dict], params, cache: DecisionCache) -> dict:
@@ -45,7 +45,10 @@ def lay_tile(game, legal: list[dict], params, cache: DecisionCache) -> dict:
     if best["type"] != "skip" or base > 0 or params.lookahead < 2:
         return best
     best_key = (0.0, 0)
-    for a, now in zip(lays, gains):  # the company earns nothing: a lay's gain is what it earns after it
+    # the company earns nothing: a lay's gain is what it earns after it; the lays after
+    # each lay that earns nothing alone, asked of the core at once
+    cache.next_lay_revenues_each(game, company, fleet, [], [a for a, now in zip(lays, gains) if now == 0])
+    for a, now in zip(lays, gains):
         revenue = lookahead_revenue(game, company, fleet, [a], params.lookahead - 1, cache, now=now)
         key = (revenue * params.horizon - a["cost"],
                len(cache.next_lay_revenues(game, company, fleet, [a])) if revenue == 0 and a["cost"] == 0 else 0)
@@ -81,10 +84,16 @@ def _earns_after(game, company: str, fleet: list[str], done: list[dict], depth: 
     """Some sequence of 1..`depth` lays after `done` makes `fleet` earn."""
     if depth <= 0:
         return False
-    if any(revenue > 0 for revenue in cache.next_lay_revenues(game, company, fleet, done)):
+    if any(cache.next_lay_revenues(game, company, fleet, done)):  # revenues are never negative
         return True
-    return depth > 1 and any(_earns_after(game, company, fleet, done + [nxt], depth - 1, cache)
-                             for nxt in cache.next_lays(game, company, done))
+    if depth == 1:
+        return False
+    nexts = cache.next_lays(game, company, done)
+    cache.next_lay_revenues_each(game, company, fleet, done, nexts)  # the next level's first question, at once
+    for nxt in nexts:
+        if _earns_after(game, company, fleet, done + [nxt], depth - 1, cache):
+            return True
+    return False
 
 
 def place_station(game, legal: list[dict], params, cache: DecisionCache) -> dict:
@@ -166,7 +175,7 @@ def buy_vehicle(game, legal: list[dict], params, cache: DecisionCache) -> dict:
     """The bank vehicle of the highest `purchase_value`, while that is positive; a
     company without vehicles buys the best it can; a forced purchase when offered.
     Otherwise a company with idle cash upgrades (`upgrade`)."""
-    forced = next((a for a in legal if a["type"] == "forced_buy_vehicle"), None)
+    forced = view.find_action(legal, "forced_buy_vehicle")
     if forced is not None:
         return forced
     company, info = _company(game, cache)
@@ -246,8 +255,8 @@ def dividend(game, legal: list[dict], params, cache: DecisionCache) -> dict:
     the market value). `growth` also withholds to save towards such a vehicle whenever
     paying would not move the price right anyway."""
     company, info = _company(game, cache)
-    payout = next(a for a in legal if a["type"] == "payout")
-    withhold = next(a for a in legal if a["type"] == "withhold")
+    payout = view.find_action(legal, "payout")
+    withhold = view.find_action(legal, "withhold")
     if params.payout == "always":
         return payout
     if vehicle_shortfall(game, company, info) > 0:
@@ -268,7 +277,7 @@ def dividend(game, legal: list[dict], params, cache: DecisionCache) -> dict:
 def company_sells(game, legal: list[dict], params, cache: DecisionCache) -> dict:
     """Sell its own certificates only to fund a vehicle it would otherwise have to force."""
     company, info = _company(game, cache)
-    sell = next((a for a in legal if a["type"] == "company_sells_cert"), None)
+    sell = view.find_action(legal, "company_sells_cert")
     if sell is not None and vehicle_shortfall(game, company, info) > 0:
         return sell
     return _skip(legal)
@@ -277,7 +286,7 @@ def company_sells(game, legal: list[dict], params, cache: DecisionCache) -> dict
 def company_buys_back(game, legal: list[dict], params, cache: DecisionCache) -> dict:
     """Buy back when the treasury keeps at least `buy_back_margin` × price after it."""
     company, info = _company(game, cache)
-    back = next((a for a in legal if a["type"] == "company_buys_back"), None)
+    back = view.find_action(legal, "company_buys_back")
     spare = info["cash"] - vehicle_shortfall(game, company, info) - info["price"]
     if back is not None and spare >= params.buy_back_margin * info["price"]:
         return back

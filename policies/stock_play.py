@@ -35,8 +35,8 @@ def failing(game, company: str, info: dict, params) -> bool:
 
 def reserve(game, seat: int, params, cache: DecisionCache) -> int:
     """Cash kept back: what forced purchases of its companies could demand, scaled by caution."""
-    need = sum(vehicle_shortfall(game, c, info) for c, info in cache.companies(game).items()
-               if info["director"] == seat)
+    need = sum([vehicle_shortfall(game, c, info) for c, info in cache.companies(game).items()
+                if info["director"] == seat])
     return int(need * (1 - params.risk))
 
 
@@ -44,7 +44,7 @@ def stock_turn(game, legal: list[dict], seat: int, params, cache: DecisionCache)
     me = cache.player(game, seat)
     companies = cache.companies(game)
     sells = [a for a in legal if a["type"] == "sell_cert"]
-    done = next((a for a in legal if a["type"] in ("pass", "end_turn")), None)
+    done = view.find_action(legal, "pass", "end_turn")
     scores: dict[str, float] = {}  # of the companies on sale, as asked
 
     def score(a: dict) -> float:
@@ -89,17 +89,17 @@ def _start(game, legal: list[dict], seat: int, params, cash: int, cache: Decisio
     starts = [a for a in legal if a["type"] == "start_company"]
     if not starts:
         return None
-    directed = sum(1 for info in cache.companies(game).values() if info["director"] == seat)
+    directed = len([info for info in cache.companies(game).values() if info["director"] == seat])
     if directed >= params.max_companies:
         return None
     rs = game.ruleset
     budget = cash * (params.start_share + (1 - params.start_share) * params.risk)
-    first_fleet = min(v.price for v in rs.vehicles.values() if rs.phase_index(v.phase) == 0) * 2
+    first_fleet = min([v.price for v in rs.vehicles.values() if rs.phase_index(v.phase) == 0]) * 2
 
     def cost(a: dict) -> int:
         return a["par"] * rs.companies[a["company"]].certificates[0] // 10
 
-    affordable = sorted((a for a in starts if first_fleet <= cost(a) <= budget),
+    affordable = sorted([a for a in starts if first_fleet <= cost(a) <= budget],
                         key=lambda a: (rs.companies[a["company"]].kind != "major", -a["par"], starts.index(a)))
     for a in affordable:
         if _has_prospects(game, a, params.lookahead):

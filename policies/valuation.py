@@ -61,6 +61,19 @@ class DecisionCache:
         return self.once(game, ("next_lay_revenues", company, tuple(fleet), _lays_key(done)),
                          lambda: view.next_lay_revenues(game, company, fleet, done))
 
+    def next_lay_revenues_each(self, game, company: str, fleet: list[str], done: list[dict],
+                               firsts: list[dict]) -> list[list[int]]:
+        """`next_lay_revenues(game, company, fleet, done + [lay])` for each lay of `firsts`,
+        those not asked yet in this decision asked of the core in one call."""
+        self._sync(game)
+        keys = [("next_lay_revenues", company, tuple(fleet), _lays_key(done + [lay])) for lay in firsts]
+        todo = [i for i, key in enumerate(keys) if key not in self._answers]
+        if todo:
+            answers = view.next_lay_revenues_each(game, company, fleet, [firsts[i] for i in todo], done)
+            for i, revenues in zip(todo, answers):
+                self._answers[keys[i]] = revenues
+        return [self._answers[key] for key in keys]
+
     def once(self, game, key: tuple, ask):
         """`ask()`, asked once per decision for each `key`."""
         self._sync(game)
@@ -70,7 +83,7 @@ class DecisionCache:
 
 
 def _lays_key(lays: list[dict]) -> tuple:
-    return tuple((lay["hex"], lay["tile"], lay["rotation"]) for lay in lays)
+    return tuple([(lay["hex"], lay["tile"], lay["rotation"]) for lay in lays])
 
 
 def surviving(game, fleet: list[str]) -> list[str]:
@@ -102,7 +115,7 @@ def ors_before_close(game, legacy: str, sets_per_phase: float) -> float:
     if close is None:
         close = next((e.number for e in rs.epochs if e.legacies_close), len(rs.epochs) + 1)
     now = view.phase_index(game)
-    return sum(p.ors * sets_per_phase for i, p in enumerate(rs.phases) if i >= now and p.epoch < close)
+    return sum([p.ors * sets_per_phase for i, p in enumerate(rs.phases) if i >= now and p.epoch < close])
 
 
 def legacy_worth(game, legacy: str, sets_per_phase: float, ability_share: float) -> int:

@@ -1,8 +1,8 @@
 """The batched and remembered route queries answer exactly what one `best_routes` per
 question on a copy of the board answers: `lay_revenues` (Board and Game, which leaves
-the board as it found it), `next_lay_revenues`, `marker_revenues`, and `route_revenue`
-as the Game remembers it. Positions are the tile-lay decisions of seeded games between
-random and heuristic players."""
+the board as it found it), `next_lay_revenues` (and `next_lay_revenues_each`, a level
+of them at once), `marker_revenues`, and `route_revenue` as the Game remembers it.
+Positions are the tile-lay decisions of seeded games between random and heuristic players."""
 from __future__ import annotations
 
 import collections
@@ -177,6 +177,36 @@ def test_next_lay_revenues_equal_lay_revenues_of_the_next_lays(players, seed, st
             for done in ([], lays[:1]):
                 later = game.next_lays(company, done)
                 assert game.next_lay_revenues(company, fleet, done) == game.lay_revenues(company, fleet, later, done)
+
+
+@pytest.mark.parametrize("players,seed,style", [(2, 4, "random_legal"), (3, 3, "heuristic")])
+def test_next_lay_revenues_each_equal_next_lay_revenues_after_each_lay(players, seed, style):
+    """A lookahead's level in one call: the same answers as one `next_lay_revenues` per
+    first lay, and the game's own board (laid and undone in place) as it was."""
+    earning = 0
+    for game, lays in lay_positions(players, seed, style, limit=8):
+        company = game.actor_label()
+        before, key = board_state(game._eng.board), game.map_key()
+        for fleet in fleets(game, company)[:2] + [[]]:
+            for done in ([], lays[:1]):
+                firsts = game.next_lays(company, done)[:12] if done else lays[:12]
+                got = game.next_lay_revenues_each(company, fleet, firsts, done)
+                assert got == [game.next_lay_revenues(company, fleet, done + [lay]) for lay in firsts]
+                earning += sum(any(revenues) for revenues in got)
+        assert board_state(game._eng.board) == before and game.map_key() == key
+    assert earning > 0
+
+
+def test_next_lay_revenues_each_check_the_first_lays():
+    game, lays = next(lay_positions(2, 1, "random_legal"))
+    company = game.actor_label()
+    fleet = fleets(game, company)[0]
+    before = board_state(game._eng.board)
+    with pytest.raises(ValueError, match="unknown tile"):
+        game.next_lay_revenues_each(company, fleet, [lays[0], dict(lays[0], tile="no-such-tile")])
+    with pytest.raises(ValueError, match="not a tile lay"):
+        game.next_lay_revenues_each(company, fleet, [{"type": "skip"}])
+    assert board_state(game._eng.board) == before
 
 
 def test_marker_revenues_equal_one_plan_per_marker():

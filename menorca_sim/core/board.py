@@ -276,6 +276,31 @@ class Board:
             out.append(found[effect])
         return found[None], out
 
+    def next_lay_revenues(self, company: str, is_major: bool, vehicles, ctx, firsts, colours, cash: int,
+                          terrain_discount: int) -> list[list[int]]:
+        """For each lay of `firsts` ((hex, tile id, rotation, cost) each) taken alone: the
+        `best_revenue` after each lay that `tile_lays` then offers (from `cash` less its
+        cost), in `tile_lays`' order (0 each without vehicles): a lookahead's level in one
+        call, each first lay laid in place and undone (no copy)."""
+        h: cython.int
+        t: cython.int
+        old: cython.int
+        old_rot: cython.int
+        out = []
+        version = self.version  # each lay is undone: the board ends as it began
+        for hex, tile_id, rotation, cost in firsts:
+            h = self._land(hex)
+            t = self._checked_lay(h, tile_id, rotation)
+            old, old_rot = self.tile[h], self.rot[h]
+            self._put(h, t, rotation)
+            try:
+                lays = [lay[:3] for lay in self.tile_lays(company, colours, cash - cost, terrain_discount)]
+                out.append(self.lay_revenues(company, is_major, vehicles, ctx, lays)[1] if vehicles else [0] * len(lays))
+            finally:
+                self._unlay(h, old, old_rot)
+                self.version = version
+        return out
+
     def marker_revenues(self, company: str, is_major: bool, vehicles, ctx, offboards) -> list[int]:
         """The `best_routes` revenue with one more of the company's market markers on
         each offboard of `offboards` (names), taken alone."""

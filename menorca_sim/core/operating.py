@@ -161,11 +161,15 @@ def _tile_lays(eng, c: int) -> list[tuple]:
     return tile_lays_on(eng, c, eng.board, eng.co_cash[c])
 
 
+def lay_terms(eng, c: int) -> tuple:
+    """(tile colours of the phase, terrain discount) that company c's lays are offered on."""
+    return eng.t.phases[eng.phase].tiles, sum(a.amount for a in eng.owned_abilities(c, "terrain_discount"))
+
+
 def tile_lays_on(eng, c: int, board, cash: int) -> list[tuple]:
     """Company c's lays on `board` (the game's, or a copy) paying from `cash`."""
-    discount = sum(a.amount for a in eng.owned_abilities(c, "terrain_discount"))
-    lays = _ask_board(eng, board, "tile_lays", eng.t.company_ids[c], eng.t.phases[eng.phase].tiles,
-                      cash, discount)
+    colours, discount = lay_terms(eng, c)
+    lays = _ask_board(eng, board, "tile_lays", eng.t.company_ids[c], colours, cash, discount)
     kind = A.LAY_TILE  # looked up once, not once per lay
     return [(kind, h, tile, rot, cost) for h, tile, rot, cost in lays]
 
