@@ -253,11 +253,14 @@ class Board:
         one (no copy), one search per distinct effect on routes (see `_checked_lays`:
         most candidate lays change nothing, many others the same as another; and a lay
         out of the fleet's reach changes nothing for it, see `routes.FleetSearch.affects`)."""
-        c: cython.int = self.tables.company_index[company]
+        search = routes.FleetSearch(self, self.tables.company_index[company], is_major, vehicles, ctx)
+        return self._lay_revenues(search, lays)
+
+    def _lay_revenues(self, search, lays) -> tuple[int, list[int]]:
+        """`lay_revenues` asked of `search`, a `FleetSearch` of this board as it is."""
         h: cython.int
         old: cython.int
         old_rot: cython.int
-        search = routes.FleetSearch(self, c, is_major, vehicles, ctx)
         # the board as it is: each kind's revenue, kept for the lays that leave the kind alone
         found: dict = {None: search.revenue(-1)}  # effect -> revenue
         out = []
@@ -287,6 +290,9 @@ class Board:
         old: cython.int
         old_rot: cython.int
         out = []
+        # one search prepared for the fleet, told of each first lay and of its undoing
+        search = routes.FleetSearch(self, self.tables.company_index[company], is_major, vehicles, ctx) \
+            if vehicles else None
         version = self.version  # each lay is undone: the board ends as it began
         for hex, tile_id, rotation, cost in firsts:
             h = self._land(hex)
@@ -295,10 +301,16 @@ class Board:
             self._put(h, t, rotation)
             try:
                 lays = [lay[:3] for lay in self.tile_lays(company, colours, cash - cost, terrain_discount)]
-                out.append(self.lay_revenues(company, is_major, vehicles, ctx, lays)[1] if vehicles else [0] * len(lays))
+                if search is None:
+                    out.append([0] * len(lays))
+                else:
+                    search.lay_changed(h)
+                    out.append(self._lay_revenues(search, lays)[1])
             finally:
                 self._unlay(h, old, old_rot)
                 self.version = version
+            if search is not None:
+                search.lay_changed(h)
         return out
 
     def marker_revenues(self, company: str, is_major: bool, vehicles, ctx, offboards) -> list[int]:

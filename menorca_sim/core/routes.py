@@ -647,7 +647,9 @@ class FleetSearch:
     context, which stay as they were: they are prepared once and kept here (other
     searches may use the shared buffers in between), and only the value of a changed
     hex's node is read again. A kind is searched again only where a lay may change its
-    routes (`affects`): its revenue elsewhere is the one on the board as at construction."""
+    routes (`affects`): its revenue elsewhere is the one on the board as at construction.
+    A lay that stays on the board while others are searched (a lookahead's first lay) is
+    told of with `lay_changed`, and its undoing too."""
 
     board: object
     search: _Search
@@ -659,8 +661,9 @@ class FleetSearch:
     kinds: list  # per vehicle kind present: (ship, starts, ranges longest first)
     flags: cython.uchar[:]  # per kind, per vertex: its flags (kind k at k * vertices)
     affected: cython.uchar[:]  # per kind, per land hex: its affected hexes (kind k at k * land hexes)
-    bases: list  # per kind: its revenue on the board as at construction (-1 until searched)
+    bases: list  # per kind: its revenue on the board as at construction or `lay_changed` (-1 until searched)
     touched: cython.int  # the land hex refreshed by the last search (-1: none)
+    changed: list  # land hexes whose track changed in place since the last question (`lay_changed`)
     any_affected: cython.uchar[:]  # per land hex: some kind's affected hexes hold it
 
     def __init__(self, board, c: int, is_major: bool, vehicles, ctx: RevenueContext) -> None:
@@ -690,12 +693,49 @@ class FleetSearch:
             affected += _affected_hexes(search, search.lanes if kind == "ship" else board.road, search.flags)
         self.flags = flags
         self.affected = affected
-        self.bases = [-1] * len(self.kinds)
         self.touched = -1
+        self.changed = []
         self.any_affected = bytearray(n_land)
+        self._reset()
+
+    @cython.cfunc
+    def _reset(self) -> cython.void:
+        """Forget the kinds' revenues on the board as it was, and gather `any_affected`."""
+        self.bases = [-1] * len(self.kinds)
+        n_land: cython.int = len(self.any_affected)
         h: cython.int
-        for h in range(len(affected)):
+        for h in range(n_land):
+            self.any_affected[h] = 0
+        for h in range(len(self.affected)):
             self.any_affected[h % n_land] |= self.affected[h]
+
+    def lay_changed(self, h: cython.int) -> None:
+        """The board's track on land hex h changed in place (a lay, or its undoing): the
+        next question starts from the board as it is then."""
+        self.changed.append(h)
+
+    @cython.cfunc
+    def _catch_up(self) -> cython.void:
+        """Take in the hexes `lay_changed` named: their node values and the carts' reach
+        (stations, and so the flags and the ships' reach over the lanes, stay as they were)."""
+        if not self.changed:
+            return
+        h: cython.int
+        for h in self.changed:
+            self._refresh(h)
+        self.changed = []
+        search: _Search = self.search
+        n: cython.Py_ssize_t = len(search.flags)
+        n_land: cython.int = len(self.any_affected)
+        k: cython.Py_ssize_t
+        i: cython.int
+        reached: cython.uchar[:]
+        for k in range(len(self.kinds)):
+            if not self.kinds[k][0]:  # carts: their reach follows the track
+                reached = _affected_hexes(search, self.board.road, self.flags[k * n:(k + 1) * n])
+                for i in range(n_land):
+                    self.affected[k * n_land + i] = reached[i]
+        self._reset()
 
     @cython.cfunc
     def _refresh(self, h: cython.int) -> cython.void:
@@ -718,6 +758,7 @@ class FleetSearch:
         """`revenue(h)`; `plain`: the values are as at construction (no bonus added), so
         that the kinds' revenues on the board as at construction may be used and kept."""
         search: _Search = self.search
+        self._catch_up()
         self._refresh(self.touched)
         self._refresh(h)
         self.touched = h
@@ -748,6 +789,7 @@ class FleetSearch:
     @cython.ccall
     def affects(self, h: cython.int) -> cython.bint:
         """May a lay on land hex h change what the fleet earns? (See `_affected_hexes`.)"""
+        self._catch_up()
         return self.any_affected[h] != 0
 
     @cython.ccall
