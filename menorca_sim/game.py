@@ -183,7 +183,10 @@ class Game:
 
     def director(self, company: str) -> int:
         """The seat deciding for `company` (-1 if no player does: not started, or closed)."""
-        seat = self._eng.director(self._eng.t.company_index[company])
+        return self._director(self._eng.t.company_index[company])
+
+    def _director(self, c: int) -> int:
+        seat = self._eng.director(c)
         return seat if 0 <= seat < self._eng.n else -1
 
     def auction_state(self) -> dict | None:
@@ -216,8 +219,9 @@ class Game:
         if ids is None:
             eng = self._eng
             kinds = self.ruleset.companies[company].vehicle_kinds
-            ids = self._for_sale[company] = [eng.t.vehicle_ids[v] for v in operating.bank_vehicles(eng)
-                                             if eng.t.vehicles[v].kind in kinds]
+            vehicle_ids, vehicles = eng.t.vehicle_ids, eng.t.vehicles
+            ids = self._for_sale[company] = [vehicle_ids[v] for v in operating.bank_vehicles(eng)
+                                             if vehicles[v].kind in kinds]
         return list(ids)
 
     def pending_revenue(self) -> int:
@@ -336,9 +340,11 @@ class Game:
         return board.lay_revenues(company, eng.is_major(eng.t.company_index[company]), self._fleet(vehicles), ctx,
                                   [(hex, tile, rotation) for _, hex, tile, rotation, _ in lays])[1]
 
-    def next_lay_revenues_each(self, company: str, vehicles: list[str], firsts: list[dict], done=()) -> list[list[int]]:
+    def next_lay_revenues_each(self, company: str, vehicles: list[str], firsts: list[dict], done=(),
+                               until_earning: bool = False) -> list[list[int]]:
         """`next_lay_revenues(company, vehicles, done + [lay])` for each `lay_tile` action of
-        `firsts`, answered in one call to the core (a lookahead's whole level)."""
+        `firsts`, answered in one call to the core (a lookahead's whole level); with
+        `until_earning`, only up to the first answer that holds a revenue."""
         eng = self._eng
         c = eng.t.company_index[company]
         board, ctx = self._changed(c, done)
@@ -346,7 +352,8 @@ class Game:
         return board.next_lay_revenues(company, eng.is_major(c), self._fleet(vehicles), ctx,
                                        [(lay["hex"], lay["tile"], lay["rotation"], lay["cost"])
                                         for lay in _only(firsts, "lay_tile", "a tile lay")],
-                                       colours, eng.co_cash[c] - sum(lay["cost"] for lay in done), discount)
+                                       colours, eng.co_cash[c] - sum(lay["cost"] for lay in done), discount,
+                                       until_earning)
 
     def _next_lays(self, company: str, done) -> tuple:
         """(board, revenue context) after the lays `done`, and the lay tuples after them."""
@@ -376,7 +383,8 @@ class Game:
         c = eng.t.company_index[company]
         if self._key_common is None:  # the same for every company in this state
             self._key_common = (self.map_key(), eng.epoch, tuple(sorted(eng.node_bonus.items())))
-        bonuses = sorted((a.node, a.amount) for a in eng.owned_abilities(c, "revenue_bonus"))
+        bonuses = [(a.node, a.amount) for a in eng.owned_abilities(c, "revenue_bonus")]
+        bonuses.sort()
         return self._key_common + (tuple(bonuses), tuple(eng.mmarkers[c]))
 
     def _context_of(self, c: int):
@@ -553,7 +561,7 @@ COMPANY_FIELDS: dict[str, Callable[[Game, int], object]] = {
     "treasury": lambda g, c: g._eng.percent(c, TREASURY),
     "pool": lambda g, c: g._eng.percent(c, POOL),
     "par": lambda g, c: g._eng.co_par[c],
-    "director": lambda g, c: g.director(g._eng.t.company_ids[c]),
+    "director": Game._director,
     "floated": lambda g, c: g._eng.operated[c],
     "vehicles": lambda g, c: [g._eng.t.vehicle_ids[v] for v in g._eng.co_vehicles[c]],
     "stations": Game._stations,

@@ -64,9 +64,11 @@ def next_lay_revenues(game, company: str, vehicles: list[str], done=()) -> list[
     return game.next_lay_revenues(company, list(vehicles), done)
 
 
-def next_lay_revenues_each(game, company: str, vehicles: list[str], firsts: list[dict], done=()) -> list[list[int]]:
-    """`next_lay_revenues(game, company, vehicles, done + [lay])` for each lay of `firsts`, in one core call."""
-    return game.next_lay_revenues_each(company, list(vehicles), firsts, done)
+def next_lay_revenues_each(game, company: str, vehicles: list[str], firsts: list[dict], done=(),
+                           until_earning: bool = False) -> list[list[int]]:
+    """`next_lay_revenues(game, company, vehicles, done + [lay])` for each lay of `firsts`, in
+    one core call (`until_earning`: up to the first that holds a revenue)."""
+    return game.next_lay_revenues_each(company, list(vehicles), firsts, done, until_earning)
 
 
 def pending_revenue(game) -> int:

@@ -89,7 +89,9 @@ def _earns_after(game, company: str, fleet: list[str], done: list[dict], depth: 
     if depth == 1:
         return False
     nexts = cache.next_lays(game, company, done)
-    cache.next_lay_revenues_each(game, company, fleet, done, nexts)  # the next level's first question, at once
+    if depth == 2:  # the last level in one core call, which stops at the first lay after which some lay earns
+        answers = view.next_lay_revenues_each(game, company, fleet, nexts, done, until_earning=True)
+        return bool(answers) and any(answers[-1])
     for nxt in nexts:
         if _earns_after(game, company, fleet, done + [nxt], depth - 1, cache):
             return True

@@ -193,6 +193,9 @@ def test_next_lay_revenues_each_equal_next_lay_revenues_after_each_lay(players, 
                 got = game.next_lay_revenues_each(company, fleet, firsts, done)
                 assert got == [game.next_lay_revenues(company, fleet, done + [lay]) for lay in firsts]
                 earning += sum(any(revenues) for revenues in got)
+                # until_earning: the same answers, up to the first that holds a revenue
+                first = next((i for i, revenues in enumerate(got) if any(revenues)), len(got) - 1)
+                assert game.next_lay_revenues_each(company, fleet, firsts, done, until_earning=True) == got[:first + 1]
         assert board_state(game._eng.board) == before and game.map_key() == key
     assert earning > 0
 

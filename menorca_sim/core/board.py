@@ -280,11 +280,12 @@ class Board:
         return found[None], out
 
     def next_lay_revenues(self, company: str, is_major: bool, vehicles, ctx, firsts, colours, cash: int,
-                          terrain_discount: int) -> list[list[int]]:
+                          terrain_discount: int, until_earning: bool = False) -> list[list[int]]:
         """For each lay of `firsts` ((hex, tile id, rotation, cost) each) taken alone: the
         `best_revenue` after each lay that `tile_lays` then offers (from `cash` less its
         cost), in `tile_lays`' order (0 each without vehicles): a lookahead's level in one
-        call, each first lay laid in place and undone (no copy)."""
+        call, each first lay laid in place and undone (no copy). `until_earning`: the
+        answers end with the first one holding a revenue (the question was whether any does)."""
         h: cython.int
         t: cython.int
         old: cython.int
@@ -302,15 +303,18 @@ class Board:
             try:
                 lays = [lay[:3] for lay in self.tile_lays(company, colours, cash - cost, terrain_discount)]
                 if search is None:
-                    out.append([0] * len(lays))
+                    revenues = [0] * len(lays)
                 else:
                     search.lay_changed(h)
-                    out.append(self._lay_revenues(search, lays)[1])
+                    revenues = self._lay_revenues(search, lays)[1]
             finally:
                 self._unlay(h, old, old_rot)
                 self.version = version
             if search is not None:
                 search.lay_changed(h)
+            out.append(revenues)
+            if until_earning and any(revenues):  # revenues are never negative
+                break
         return out
 
     def marker_revenues(self, company: str, is_major: bool, vehicles, ctx, offboards) -> list[int]:

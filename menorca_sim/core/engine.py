@@ -252,9 +252,9 @@ class Engine:
 
     def owned_abilities(self, c: int, ability_type: str) -> list:
         """Abilities of type `ability_type` of the open legacies company c owns."""
-        return [self.t.legacies[l].ability for l in self.leg_in_play
-                if self.leg_company[l] == c and not self.leg_closed[l]
-                and self.t.legacies[l].ability.type == ability_type]
+        owner, closed, legacies = self.leg_company, self.leg_closed, self.t.legacies  # asked for every route question
+        return [legacies[l].ability for l in self.leg_in_play
+                if owner[l] == c and not closed[l] and legacies[l].ability.type == ability_type]
 
     # --- money -------------------------------------------------------------------------
     def bank_pays(self, amount: int) -> None:

@@ -230,20 +230,21 @@ def bank_vehicles(eng) -> list[int]:
     t = eng.t
     phase: cython.int = eng.phase
     left = eng.vehicles_left
+    is_ship, tiers, retire = t.vehicle_is_ship, t.vehicle_phase, t.vehicle_retire
     current_sold_out = True
     v: cython.Py_ssize_t
-    for v in range(len(t.vehicles)):
-        if t.vehicle_is_ship[v] and t.vehicle_phase[v] == phase and left[v] != 0:
+    for v in range(len(tiers)):
+        if is_ship[v] and tiers[v] == phase and left[v] != 0:
             current_sold_out = False
             break
     next_open = current_sold_out or eng.rs.operating.next_ship_tier == "any_time"
     out = []
     tier: cython.int
-    for v in range(len(t.vehicles)):
-        if left[v] == 0 or t.vehicle_retire[v] <= phase:
+    for v in range(len(tiers)):
+        if left[v] == 0 or retire[v] <= phase:
             continue
-        tier = t.vehicle_phase[v]
-        if tier <= phase or (t.vehicle_is_ship[v] and tier == phase + 1 and next_open):
+        tier = tiers[v]
+        if tier <= phase or (is_ship[v] and tier == phase + 1 and next_open):
             out.append(v)
     return out
 
