@@ -99,8 +99,3 @@ def marker_company(game) -> str:
 def map_key(game) -> bytes:
     """The map and phase: equal keys, equal answers to what-if questions about track."""
     return game.map_key()
-
-
-def decision_key(game) -> tuple[int, int, int]:
-    """Identifies the game state between two actions (for per-decision caches)."""
-    return (game.seed, id(game), game.action_count())

@@ -17,7 +17,8 @@ class DecisionCache:
     for every seat.)"""
 
     def __init__(self) -> None:
-        self._key = None
+        self._game = None  # the game, and its count of actions, that the answers belong to
+        self._actions = -1
         self._companies: dict[str, dict] = {}  # the records built so far, all or some
         self._all_companies = False
         self._players: dict[int, dict] = {}
@@ -46,10 +47,11 @@ class DecisionCache:
         return self._players[seat]
 
     def _sync(self, game) -> None:
-        """Drop what belongs to an earlier decision."""
-        key = view.decision_key(game)
-        if key != self._key:
-            self._key, self._companies, self._all_companies = key, {}, False
+        """Drop what belongs to an earlier decision (of another game, or before an action)."""
+        actions = game.action_count()
+        if actions != self._actions or game is not self._game:
+            self._game, self._actions = game, actions
+            self._companies, self._all_companies = {}, False
             self._players, self._answers = {}, {}
 
     def next_lays(self, game, company: str, done: list[dict]) -> list[dict]:
