@@ -47,7 +47,7 @@ def lay_tile(game, legal: list[dict], params, cache: DecisionCache) -> dict:
     best_key = (0.0, 0)
     # the company earns nothing: a lay's gain is what it earns after it; the lays after
     # each lay that earns nothing alone, asked of the core at once
-    cache.next_lay_revenues_each(game, company, fleet, [], [a for a, now in zip(lays, gains) if now == 0])
+    cache.ask_next_lay_revenues(game, company, fleet, [], [a for a, now in zip(lays, gains) if now == 0])
     for a, now in zip(lays, gains):
         revenue = lookahead_revenue(game, company, fleet, [a], params.lookahead - 1, cache, now=now)
         key = (revenue * params.horizon - a["cost"],

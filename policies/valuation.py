@@ -63,10 +63,11 @@ class DecisionCache:
         return self.once(game, ("next_lay_revenues", company, tuple(fleet), _lays_key(done)),
                          lambda: view.next_lay_revenues(game, company, fleet, done))
 
-    def next_lay_revenues_each(self, game, company: str, fleet: list[str], done: list[dict],
-                               firsts: list[dict]) -> list[list[int]]:
-        """`next_lay_revenues(game, company, fleet, done + [lay])` for each lay of `firsts`,
-        those not asked yet in this decision asked of the core in one call."""
+    def ask_next_lay_revenues(self, game, company: str, fleet: list[str], done: list[dict],
+                              firsts: list[dict]) -> None:
+        """Ask `next_lay_revenues(game, company, fleet, done + [lay])` for each lay of
+        `firsts` not asked yet in this decision, all in one core call: `next_lay_revenues`
+        then finds them."""
         self._sync(game)
         keys = [("next_lay_revenues", company, tuple(fleet), _lays_key(done + [lay])) for lay in firsts]
         todo = [i for i, key in enumerate(keys) if key not in self._answers]
@@ -74,7 +75,6 @@ class DecisionCache:
             answers = view.next_lay_revenues_each(game, company, fleet, [firsts[i] for i in todo], done)
             for i, revenues in zip(todo, answers):
                 self._answers[keys[i]] = revenues
-        return [self._answers[key] for key in keys]
 
     def once(self, game, key: tuple, ask):
         """`ask()`, asked once per decision for each `key`."""

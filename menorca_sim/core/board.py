@@ -78,7 +78,7 @@ class Board:
         for col in colours:
             allowed |= 1 << COLOURS.index(col)
         own = self._own_nodes(c)
-        reached: cython.uchar[:] = track.reach(tb, [self.road], own, self.blocked(c))
+        reached: cython.uchar[:] = self._reach(c, own, [self.road])
         own_node = bytearray(tb.n_nodes)
         for n in own:
             own_node[n] = 1
@@ -183,8 +183,8 @@ class Board:
         tb = self.tables
         c = tb.company_index[company]
         k = STATION_KINDS.index(kind)
-        reached = self._reach(c, [self.road, self.tables.lanes_graph] if k == PORT else [self.road])
         own = self._own_nodes(c)
+        reached = self._reach(c, own, [self.road, self.tables.lanes_graph] if k == PORT else [self.road])
         return [tb.node_names[n] for n in range(tb.n_nodes)
                 if reached[n] and n not in own and self._site_ok(n, k)]
 
@@ -236,8 +236,9 @@ class Board:
             out[n] = full
         return out
 
-    def _reach(self, c: int, graphs) -> bytearray:
-        return track.reach(self.tables, graphs, self._own_nodes(c), self.blocked(c))
+    def _reach(self, c: int, own: list[int], graphs) -> bytearray:
+        """What company c's network reaches over `graphs` from its stations' nodes `own`."""
+        return track.reach(self.tables, graphs, own, self.blocked(c))
 
     # --- routes --------------------------------------------------------------------
     def best_routes(self, company: str, is_major: bool, vehicles, ctx) -> routes.RoutePlan:
