@@ -70,16 +70,17 @@ class Game:
         return self._eng.t.company_ids[company] if company >= 0 else f"P{seat + 1}"
 
     def _actor(self) -> tuple[int, int]:
-        """The engine's (seat, company index) deciding now, asked once per state (as the decision)."""
+        """The engine's (seat, company index) deciding now, asked once per state with the decision."""
         if self._actor_now is None:
-            self._actor_now = self._eng.actor()
+            seat, company, self._decision_now = self._eng.turn()
+            self._actor_now = (seat, company)
         return self._actor_now
 
     def _forget_state(self) -> None:
         """Drop what was remembered of the state before an action (or of the original's, in a clone)."""
         self._actor_now: tuple[int, int] | None = None
         self._decision_now: str | None = None
-        self._contexts: dict = {}  # company index -> its RevenueContext
+        self._contexts: dict = {}  # company index -> its RevenueContext (see _context_of)
         self._asked: dict = {}  # (company, fleet) -> route revenue, as asked
         self._key_numbers: dict = {}  # company index -> the memo's number of its revenue key
         self._key_common: tuple | None = None  # the part of every company's revenue key
@@ -87,7 +88,7 @@ class Game:
 
     def decision(self) -> str:
         if self._decision_now is None:
-            self._decision_now = self._eng.decision()
+            self._actor()
         return self._decision_now
 
     def _legal_pairs(self):
@@ -239,7 +240,8 @@ class Game:
             return None
         eng = self._eng
         c = eng.t.company_index[company]
-        board, ctx = self._changed(c, changes)
+        # a plan reports the goods markers its ships reach: a context with them
+        board, ctx = self._changed(c, changes, operating.revenue_context(eng, c))
         return board.best_routes(company, eng.is_major(c), self._fleet(vehicles), ctx)
 
     def _fleet(self, vehicles: Sequence[str]) -> list[tuple[str, str, int]]:
@@ -388,23 +390,33 @@ class Game:
         return self._key_common + (tuple(bonuses), tuple(eng.mmarkers[c]))
 
     def _context_of(self, c: int):
-        """Company c's revenue context in the current state (shared: read it, never change it)."""
+        """Company c's revenue context in the current state, for revenue questions (without
+        the goods markers, which only a route plan reports): built once per revenue key and
+        kept with the memo, for every state and clone with that key (read it, never change it)."""
         ctx = self._contexts.get(c)
         if ctx is None:
-            ctx = self._contexts[c] = operating.revenue_context(self._eng, c)
+            number = self._key_number(c, self._eng.t.company_ids[c])
+            ctx = self._revenues.context(number)
+            if ctx is None:
+                ctx = operating.revenue_context(self._eng, c, False)
+                self._revenues.put_context(number, ctx)
+            self._contexts[c] = ctx
         return ctx
 
-    def _changed(self, c: int, changes) -> tuple:
-        """(board, revenue context) of company c with `changes` applied to copies."""
+    def _changed(self, c: int, changes, ctx=None) -> tuple:
+        """(board, revenue context) of company c with `changes` applied to copies; the
+        context is `ctx`, or by default `_context_of(c)`."""
         eng = self._eng
-        board, ctx = eng.board, self._context_of(c)
-        copied = False
+        board = eng.board
+        if ctx is None:
+            ctx = self._context_of(c)
+        copied = own_ctx = False
         for change in changes:
             kind = change["type"]
             if kind == "place_market_marker":
-                if ctx is self._contexts[c]:  # a copy of its own (the constructor copies the dicts)
-                    ctx = RevenueContext(ctx.epoch, ctx.node_bonus, ctx.market_markers, ctx.market_bonus,
-                                         ctx.goods_markers)
+                if not own_ctx:  # a copy of its own (the constructor copies the dicts)
+                    ctx, own_ctx = RevenueContext(ctx.epoch, ctx.node_bonus, ctx.market_markers,
+                                                  ctx.market_bonus, ctx.goods_markers), True
                 o = change["offboard"]
                 ctx.market_markers[o] = ctx.market_markers.get(o, 0) + 1
                 continue
@@ -519,9 +531,10 @@ def _only(actions: list[dict], kind: str, what: str) -> list[dict]:
 
 
 class RevenueMemo:
-    """Route revenues by (company index and its revenue key, fleet). Keys are numbered
-    (a small int hashes faster than the map's bytes), never twice with one number; all
-    is dropped at `MAX` entries, so that a game's memo stays small."""
+    """Route revenues by (company index and its revenue key, fleet), and the revenue
+    context of each such key. Keys are numbered (a small int hashes faster than the
+    map's bytes), never twice with one number; all is dropped at `MAX` revenues, so
+    that a game's memo stays small."""
 
     MAX = 20000
 
@@ -529,6 +542,7 @@ class RevenueMemo:
         self._numbers: dict[tuple, int] = {}
         self._next = 0
         self._revenues: dict[tuple, int] = {}
+        self._contexts: dict[int, RevenueContext] = {}
 
     def number(self, key: tuple) -> int:
         number = self._numbers.get(key)
@@ -544,7 +558,14 @@ class RevenueMemo:
         if len(self._revenues) >= self.MAX:
             self._revenues.clear()
             self._numbers.clear()
+            self._contexts.clear()
         self._revenues[(number, fleet)] = revenue
+
+    def context(self, number: int) -> RevenueContext | None:
+        return self._contexts.get(number)
+
+    def put_context(self, number: int, ctx: RevenueContext) -> None:
+        self._contexts[number] = ctx
 
 
 # The records' fields, in their order: name -> getter(game, seat or company index).

@@ -141,8 +141,7 @@ def purchase_value(game, company: str, fleet: list[str], vehicle: str, returned:
 def starts_phase(game, vehicle: str) -> bool:
     """Buying `vehicle` from the bank starts the next phase (the first ship of its tier)."""
     rs = game.ruleset
-    spec = rs.vehicles[vehicle]
-    return spec.kind != "cart" and rs.phase_index(spec.phase) == view.phase_index(game) + 1
+    return rs.vehicles[vehicle].kind != "cart" and rs.tier_index[vehicle] == view.phase_index(game) + 1
 
 
 def after_phase_change(game, fleet: list[str]) -> list[str]:
@@ -202,17 +201,14 @@ def upgrade(game, company: str, info: dict, choices: list[tuple], params) -> dic
     phases with better tiles and longer ships, which a company with a full network and
     idle cash can only gain from."""
     rs = game.ruleset
-
-    def tier(vehicle: str) -> int:
-        return rs.phase_index(rs.vehicles[vehicle].phase)
-
+    tier = rs.tier_index  # vehicle -> its phase's index
     ships = [c for c in choices if rs.vehicles[c[3]["vehicle"]].kind != "cart"
              and info["cash"] >= (1 + params.upgrade_ships) * c[3]["price"]
-             and (c[3].get("return") is None or tier(c[3]["return"]) < tier(c[3]["vehicle"]))]
+             and (c[3].get("return") is None or tier[c[3]["return"]] < tier[c[3]["vehicle"]])]
     if not ships:
         return None
-    newest = max(tier(c[3]["vehicle"]) for c in ships)
-    value, _, _, action = max((c for c in ships if tier(c[3]["vehicle"]) == newest), key=lambda c: c[:3])
+    newest = max(tier[c[3]["vehicle"]] for c in ships)
+    value, _, _, action = max((c for c in ships if tier[c[3]["vehicle"]] == newest), key=lambda c: c[:3])
     return action if value + action["price"] >= 0 else None
 
 

@@ -46,6 +46,7 @@ def stock_turn(game, legal: list[dict], seat: int, params, cache: DecisionCache)
     sells = [a for a in legal if a["type"] == "sell_cert"]
     done = view.find_action(legal, "pass", "end_turn")
     scores: dict[str, float] = {}  # of the companies on sale, as asked
+    fails: dict[str, bool] = {}
 
     def score(a: dict) -> float:
         c = a["company"]
@@ -53,11 +54,16 @@ def stock_turn(game, legal: list[dict], seat: int, params, cache: DecisionCache)
             scores[c] = company_score(game, c, companies[c], seat, params)
         return scores[c]
 
+    def fail(c: str) -> bool:  # `failing`, asked once per company (several actions name it)
+        if c not in fails:
+            fails[c] = failing(game, c, companies[c], params)
+        return fails[c]
+
     if sells and (done is None or me["certs"] > _cert_limit(game)):  # over the limit
         return min(sells, key=score)
     for a in sells:
         c = a["company"]
-        if companies[c]["director"] != seat and failing(game, c, companies[c], params):
+        if companies[c]["director"] != seat and fail(c):
             return a
     cash = me["cash"] - reserve(game, seat, params, cache)
     start = _start(game, legal, seat, params, cash, cache)
@@ -65,7 +71,7 @@ def stock_turn(game, legal: list[dict], seat: int, params, cache: DecisionCache)
         return start
     buys = [a for a in legal if a["type"] == "buy_cert"
             and _cert_cost(game, a["company"], companies) <= cash and score(a) >= params.min_yield
-            and not failing(game, a["company"], companies[a["company"]], params)]
+            and not fail(a["company"])]
     if not buys:
         return done
     # the best company; its treasury first (the company gets the money)
@@ -94,7 +100,7 @@ def _start(game, legal: list[dict], seat: int, params, cash: int, cache: Decisio
         return None
     rs = game.ruleset
     budget = cash * (params.start_share + (1 - params.start_share) * params.risk)
-    first_fleet = min([v.price for v in rs.vehicles.values() if rs.phase_index(v.phase) == 0]) * 2
+    first_fleet = min([v.price for v, tier in zip(rs.vehicles.values(), rs.tier_index.values()) if tier == 0]) * 2
 
     def cost(a: dict) -> int:
         return a["par"] * rs.companies[a["company"]].certificates[0] // 10

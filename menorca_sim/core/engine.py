@@ -11,7 +11,7 @@ import numpy as np
 
 from menorca_sim.core import actions as A
 from menorca_sim.core import auction, operating, phases, stock
-from menorca_sim.core.codes import BOX, GOODS_MARKER, MARKET_MARKER, NO_MARKER, TREASURY
+from menorca_sim.core.codes import BOX, MARKET_MARKER, NO_MARKER, TREASURY
 
 # Mutable containers copied by clone(): flat lists, then lists of lists.
 _FLAT = ("p_cash", "started", "closed", "co_cash", "co_row", "co_col", "co_arrival", "co_par",
@@ -351,35 +351,31 @@ class Engine:
     def is_over(self) -> bool:
         return self.round == "over"
 
-    def decision(self) -> str:
+    def turn(self) -> tuple[int, int, str]:
+        """(seat deciding, company it decides for or -1, the decision pending): what may
+        be pending looked at once, the most urgent first."""
         if self.round == "over":
-            return "none"
-        if self.pm_kind == MARKET_MARKER:
-            return "place_market_marker"
-        if self.pm_kind == GOODS_MARKER:
-            return "place_goods_marker"
-        if phases.company_to_discard(self) >= 0:
-            return "discard_vehicle"
+            return (-1, -1, "none")
+        if self.pm_kind != NO_MARKER:
+            return (self.pm_player, -1 if self.round == "stock" else self.pm_company,
+                    "place_market_marker" if self.pm_kind == MARKET_MARKER else "place_goods_marker")
+        c = phases.company_to_discard(self)
+        if c >= 0:
+            return (self.director(c), c, "discard_vehicle")
         if self.round == "auction":
-            return auction.decision(self)
+            return (auction.actor(self), -1, auction.decision(self))
         if self.round == "stock":
-            return "stock_turn"
-        return operating.decision(self)
+            return (self.sr_turn, -1, "stock_turn")
+        seat, company = operating.actor(self)
+        return (seat, company, operating.decision(self))
+
+    def decision(self) -> str:
+        return self.turn()[2]
 
     def actor(self) -> tuple[int, int]:
         """(seat deciding, company it decides for or -1)."""
-        if self.round == "over":
-            return (-1, -1)
-        if self.pm_kind != NO_MARKER:
-            return (self.pm_player, -1 if self.round == "stock" else self.pm_company)
-        c = phases.company_to_discard(self)
-        if c >= 0:
-            return (self.director(c), c)
-        if self.round == "auction":
-            return (auction.actor(self), -1)
-        if self.round == "stock":
-            return (self.sr_turn, -1)
-        return operating.actor(self)
+        seat, company, _ = self.turn()
+        return (seat, company)
 
     def legal(self) -> list[tuple]:
         if self.round == "over":

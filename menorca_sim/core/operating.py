@@ -364,9 +364,10 @@ def _raise_cash(eng, p: int, need: int) -> bool:
 
 
 # --- step 4: routes ----------------------------------------------------------------------
-def revenue_context(eng, c: int) -> RevenueContext:
+def revenue_context(eng, c: int, goods_markers: cython.bint = True) -> RevenueContext:
     """What company c's routes earn besides the map: event and legacy node bonuses, its
-    own market markers, and (for reporting) the goods markers on each offboard."""
+    own market markers, and (for reporting, unless `goods_markers` is False) the goods
+    markers on each offboard. Without them it is a function of `Game.revenue_key`."""
     t = eng.t
     bonus = dict(eng.node_bonus)
     for a in eng.owned_abilities(c, "revenue_bonus"):
@@ -377,9 +378,9 @@ def revenue_context(eng, c: int) -> RevenueContext:
     o: cython.Py_ssize_t
     g: cython.Py_ssize_t
     total: cython.int
-    for o in range(len(t.offboards)):
+    for o in range(len(t.offboards) if goods_markers else 0):
         total = 0
-        for g in range(nc):  # a loop, not a generator: this runs for every route question
+        for g in range(nc):  # a loop, not a generator: this runs for every route plan
             total += held[g][o]
         if total:
             goods[t.offboards[o]] = total

@@ -255,6 +255,12 @@ class Ruleset:
         return {phase.name: i for i, phase in enumerate(self.phases)}
 
     @cached_property
+    def tier_index(self) -> dict[str, int]:
+        """Per vehicle id, the index of its phase (its tier); players ask it for every
+        vehicle they value."""
+        return {v: self.phase_index(spec.phase) for v, spec in self.vehicles.items()}
+
+    @cached_property
     def retire_index(self) -> dict[str, int]:
         """Per vehicle id, the index of the phase that retires it (len(phases): never);
         players ask it for every vehicle they value."""
