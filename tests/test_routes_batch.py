@@ -138,11 +138,12 @@ def test_lays_of_one_effect_earn_the_same():
     revenues: dict = {}
     shared = collections.Counter()  # lays per (position, live effect)
     for game, lays in lay_positions(3, 3, "heuristic"):
-        checked = game._eng.board._checked_lays([(a["hex"], a["tile"], a["rotation"]) for a in lays])
-        shared.update((game.action_count(), effect) for _, _, effect in checked)
+        board = game._eng.board
+        checked = board._lay_effects(board._checked_lays([(a["hex"], a["tile"], a["rotation"]) for a in lays]))
+        shared.update((game.action_count(), effect) for _, _, _, effect in checked)
         for company in game.company_states():
             for fleet in fleets(game, company):
-                for lay, (_, _, effect) in zip(lays, checked):
+                for lay, (_, _, _, effect) in zip(lays, checked):
                     revenue = game.route_revenue(company, fleet, [lay])
                     key = (game.action_count(), company, tuple(fleet), effect)
                     assert revenues.setdefault(key, revenue) == revenue

@@ -73,7 +73,14 @@ class Board:
         `colours` costing at most `cash` (terrain less `terrain_discount`): on a hex holding
         one of its stations, or on one its network reaches through a side the tile's track touches."""
         tb = self.tables
-        c = tb.company_index[company]
+        land, tile_ids = tb.land, tb.tile_ids
+        return [(land[h], tile_ids[t], r, cost)
+                for h, t, r, cost in self._tile_lays(tb.company_index[company], colours, cash, terrain_discount)]
+
+    def _tile_lays(self, c: int, colours, cash: int, terrain_discount: int) -> list[tuple[int, int, int, int]]:
+        """`tile_lays` of company index c as (land hex, tile index, rotation, cost): the
+        lookahead's lays, searched without names or checks."""
+        tb = self.tables
         allowed: cython.int = 0  # colours as bits
         for col in colours:
             allowed |= 1 << COLOURS.index(col)
@@ -97,8 +104,6 @@ class Board:
         discount: cython.int = terrain_discount
         budget: cython.int = cash
         stub_base: cython.int = tb.stub_base
-        land: list = tb.land
-        tile_ids: list = tb.tile_ids
         h: cython.int
         e: cython.int
         i: cython.int
@@ -129,7 +134,7 @@ class Board:
                 if left[t] <= 0 or not (allowed >> colour[t]) & 1:
                     continue
                 if home or edge_mask[t * 6 + r] & open_edges:
-                    out.append((land[h], tile_ids[t], r, cost))
+                    out.append((h, t, r, cost))
         return out
 
     def lay_tile(self, hex: str, tile_id: str, rotation: int) -> None:
@@ -251,33 +256,38 @@ class Board:
     def lay_revenues(self, company: str, is_major: bool, vehicles, ctx, lays) -> tuple[int, list[int]]:
         """The `best_revenue` on the board as it is, and after each lay of `lays` ((hex,
         tile id, rotation) each) taken alone: laid in place, searched and undone one by
-        one (no copy), one search per distinct effect on routes (see `_checked_lays`:
+        one (no copy), one search per distinct effect on routes (see `_lay_effects`:
         most candidate lays change nothing, many others the same as another; and a lay
         out of the fleet's reach changes nothing for it, see `routes.FleetSearch.affects`)."""
+        checked = self._checked_lays(lays)
         search = routes.FleetSearch(self, self.tables.company_index[company], is_major, vehicles, ctx)
-        return self._lay_revenues(search, lays)
+        return self._lay_revenues(search, checked)
 
     def _lay_revenues(self, search, lays) -> tuple[int, list[int]]:
-        """`lay_revenues` asked of `search`, a `FleetSearch` of this board as it is."""
+        """`lay_revenues` asked of `search`, a `FleetSearch` of this board as it is, for
+        `lays` given as (land hex, tile index, rotation, ...), each legal on the board now."""
         h: cython.int
         old: cython.int
         old_rot: cython.int
+        revenue: cython.int
         # the board as it is: each kind's revenue, kept for the lays that leave the kind alone
         found: dict = {None: search.revenue(-1)}  # effect -> revenue
+        reach: cython.uchar[:] = search.reach()  # per land hex: may a lay there change the revenue
         out = []
         version = self.version  # each lay is undone: the board ends as it began
-        for (_, _, rotation), (h, t, effect) in zip(lays, self._checked_lays(lays)):
-            if not search.affects(h):
+        for h, t, rotation, effect in self._lay_effects(lays):
+            if not reach[h]:
                 effect = None  # out of the fleet's reach
-            if effect not in found:
+            revenue = found.get(effect, -1)  # revenues are never negative
+            if revenue < 0:
                 old, old_rot = self.tile[h], self.rot[h]
                 self._put(h, t, rotation)
                 try:
-                    found[effect] = search.revenue(h)
+                    revenue = found[effect] = search.revenue(h)
                 finally:
                     self._unlay(h, old, old_rot)
                     self.version = version
-            out.append(found[effect])
+            out.append(revenue)
         return found[None], out
 
     def next_lay_revenues(self, company: str, is_major: bool, vehicles, ctx, firsts, colours, cash: int,
@@ -293,8 +303,8 @@ class Board:
         old_rot: cython.int
         out = []
         # one search prepared for the fleet, told of each first lay and of its undoing
-        search = routes.FleetSearch(self, self.tables.company_index[company], is_major, vehicles, ctx) \
-            if vehicles else None
+        c = self.tables.company_index[company]
+        search = routes.FleetSearch(self, c, is_major, vehicles, ctx) if vehicles else None
         version = self.version  # each lay is undone: the board ends as it began
         for hex, tile_id, rotation, cost in firsts:
             h = self._land(hex)
@@ -302,7 +312,7 @@ class Board:
             old, old_rot = self.tile[h], self.rot[h]
             self._put(h, t, rotation)
             try:
-                lays = [lay[:3] for lay in self.tile_lays(company, colours, cash - cost, terrain_discount)]
+                lays = self._tile_lays(c, colours, cash - cost, terrain_discount)
                 if search is None:
                     revenues = [0] * len(lays)
                 else:
@@ -325,12 +335,37 @@ class Board:
         vertex = self.tables.vertex_index
         return [search.revenue_plus(vertex[o], ctx.market_bonus) for o in offboards]
 
-    def _checked_lays(self, lays) -> list[tuple]:
-        """(land hex, tile index, effect) of each lay ((hex, tile id, rotation) each),
-        checked as `lay_tile` checks it. Lays with equal effects earn the same for every
-        fleet: a route can use a path the lay adds only if it is live, each end at the
-        hex's node or facing track (a neighbour's tile reaching the side they share),
-        since a route cannot end on a bare hex side; so the effect is the hex, the
+    def _checked_lays(self, lays) -> list[tuple[int, int, int]]:
+        """(land hex, tile index, rotation) of each lay ((hex, tile id, rotation) each),
+        checked as `lay_tile` checks it."""
+        tb = self.tables
+        path_bits: cython.int[:] = tb.path_bits
+        tile: cython.int[:] = self.tile
+        rot: cython.int[:] = self.rot
+        left: cython.int[:] = self.left
+        land_index: dict = tb.land_index
+        tile_index: dict = tb.tile_index
+        first_lay_shapes: list = tb.first_lay_shapes
+        upgrade_shapes: dict = tb.upgrade_shapes
+        n_manifest: cython.int = tb.n_manifest
+        h: cython.int
+        t: cython.int
+        out = []
+        for hex, tile_id, rotation in lays:
+            # `_checked_lay`'s checks without its messages, asked of it only on failure:
+            # this runs for every candidate lay
+            h, t = land_index.get(hex, -1), tile_index.get(tile_id, -1)
+            if h < 0 or not 0 <= t < n_manifest or left[t] <= 0 or not _shape_fits(first_lay_shapes, upgrade_shapes, path_bits, tile, rot, h, t, rotation):
+                self._checked_lay(self._land(hex), tile_id, rotation)  # raises, saying what is wrong
+            out.append((h, t, rotation))
+        return out
+
+    def _lay_effects(self, lays) -> list[tuple]:
+        """(land hex, tile index, rotation, effect) of each lay ((land hex, tile index,
+        rotation, ...) each, legal on the board now). Lays with equal effects earn the
+        same for every fleet: a route can use a path the lay adds only if it is live, each
+        end at the hex's node or facing track (a neighbour's tile reaching the side they
+        share), since a route cannot end on a bare hex side; so the effect is the hex, the
         tile's colour (its node's value) and the live paths added, or None, the map
         unchanged, where the hex has no node and no live path is added."""
         tb = self.tables
@@ -343,12 +378,6 @@ class Board:
         tile_colour: cython.int[:] = tb.tile_colour
         tile: cython.int[:] = self.tile
         rot: cython.int[:] = self.rot
-        left: cython.int[:] = self.left
-        land_index: dict = tb.land_index
-        tile_index: dict = tb.tile_index
-        first_lay_shapes: list = tb.first_lay_shapes
-        upgrade_shapes: dict = tb.upgrade_shapes
-        n_manifest: cython.int = tb.n_manifest
         h: cython.int
         t: cython.int
         r: cython.int
@@ -359,12 +388,8 @@ class Board:
         live: cython.int
         ends: cython.int
         out = []
-        for hex, tile_id, rotation in lays:
-            # `_checked_lay`'s checks without its messages, asked of it only on failure:
-            # this runs for every candidate lay
-            h, t, r = land_index.get(hex, -1), tile_index.get(tile_id, -1), rotation
-            if h < 0 or not 0 <= t < n_manifest or left[t] <= 0 or not _shape_fits(first_lay_shapes, upgrade_shapes, path_bits, tile, rot, h, t, r):
-                self._checked_lay(self._land(hex), tile_id, rotation)  # raises, saying what is wrong
+        for lay in lays:
+            h, t, r = lay[0], lay[1], lay[2]
             added = path_bits[t * 6 + r]
             if tile[h] >= 0:
                 added &= ~path_bits[tile[h] * 6 + rot[h]]
@@ -377,7 +402,7 @@ class Board:
             for i in range(len(pair_a)):
                 if (added >> i) & (ends >> pair_a[i]) & (ends >> pair_b[i]) & 1:
                     live |= 1 << i
-            out.append((h, t, None if live == 0 and land_node[h] < 0 else (h, tile_colour[t], live)))
+            out.append((h, t, r, None if live == 0 and land_node[h] < 0 else (h, tile_colour[t], live)))
         return out
 
     def _unlay(self, h: cython.int, old: cython.int, old_rot: cython.int) -> None:

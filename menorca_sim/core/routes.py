@@ -789,8 +789,14 @@ class FleetSearch:
     @cython.ccall
     def affects(self, h: cython.int) -> cython.bint:
         """May a lay on land hex h change what the fleet earns? (See `_affected_hexes`.)"""
+        return self.reach()[h] != 0
+
+    @cython.ccall
+    def reach(self) -> cython.uchar[:]:
+        """`affects` of every land hex at once, as 1 or 0 per hex: good until the board's
+        track changes other than by the lays searched (see `lay_changed`)."""
         self._catch_up()
-        return self.any_affected[h] != 0
+        return self.any_affected
 
     @cython.ccall
     def revenue_plus(self, v: cython.int, amount: cython.int) -> int:
