@@ -25,6 +25,15 @@ def _shape_fits(first_lay_shapes: list, upgrade_shapes: dict, path_bits: cython.
     return (t, path_bits[t * 6 + rotation]) in shapes
 
 
+@cython.cfunc
+def _colour_bits(colours) -> cython.int:
+    """Tile colours (names) as bits of their indices in COLOURS."""
+    bits: cython.int = 0
+    for col in colours:
+        bits |= 1 << COLOURS.index(col)
+    return bits
+
+
 class Board:
     def __init__(self, tables) -> None:
         self.tables = tables
@@ -80,12 +89,14 @@ class Board:
     def _tile_lays(self, c: int, colours, cash: int, terrain_discount: int) -> list[tuple[int, int, int, int]]:
         """`tile_lays` of company index c as (land hex, tile index, rotation, cost): the
         lookahead's lays, searched without names or checks."""
-        tb = self.tables
-        allowed: cython.int = 0  # colours as bits
-        for col in colours:
-            allowed |= 1 << COLOURS.index(col)
         own = self._own_nodes(c)
-        reached: cython.uchar[:] = self._reach(c, own, [self.road])
+        return self._lays_reached(_colour_bits(colours), own, self._reach(c, own, [self.road]), cash, terrain_discount)
+
+    def _lays_reached(self, allowed: cython.int, own: list, reached: cython.uchar[:], cash: int,
+                      terrain_discount: int) -> list[tuple[int, int, int, int]]:
+        """`_tile_lays` of a company with stations on the nodes `own`, whose network
+        reaches the vertices `reached`, with tiles of the colours `allowed` (as bits)."""
+        tb = self.tables
         own_node = bytearray(tb.n_nodes)
         for n in own:
             own_node[n] = 1
@@ -305,6 +316,9 @@ class Board:
         # one search prepared for the fleet, told of each first lay and of its undoing
         c = self.tables.company_index[company]
         search = routes.FleetSearch(self, c, is_major, vehicles, ctx) if vehicles else None
+        # what the first lays leave alone: the company's stations, the nodes it may not
+        # cross, the colours it may lay
+        own, blocked, allowed = self._own_nodes(c), self.blocked(c), _colour_bits(colours)
         version = self.version  # each lay is undone: the board ends as it began
         for hex, tile_id, rotation, cost in firsts:
             h = self._land(hex)
@@ -312,7 +326,8 @@ class Board:
             old, old_rot = self.tile[h], self.rot[h]
             self._put(h, t, rotation)
             try:
-                lays = self._tile_lays(c, colours, cash - cost, terrain_discount)
+                lays = self._lays_reached(allowed, own, track.reach(self.tables, [self.road], own, blocked),
+                                          cash - cost, terrain_discount)
                 if search is None:
                     revenues = [0] * len(lays)
                 else:

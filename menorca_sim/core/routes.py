@@ -94,6 +94,7 @@ class _Search:
     value: cython.int[:]
     flags: cython.uchar[:]
     dist: cython.int[:]  # lower bound of the units from a vertex to an OWN vertex
+    dist_set: cython.int  # dist[:dist_set] may hold a lane search's bounds; beyond, all 0
     queue: cython.int[:]
     # walk state
     visits: cython.int[:]
@@ -145,6 +146,7 @@ class _Search:
         self.words = words
         self.visits = array("i", [0]) * n_vertices
         self.dist = array("i", [0]) * n_vertices
+        self.dist_set = 0
         self.queue = array("i", [0]) * n_vertices
         self.ustack = array("i")  # sized by prepare()
         self.trail = array("i", [0]) * 2
@@ -237,19 +239,28 @@ class _Search:
     @cython.cfunc
     @cython.initializedcheck(False)
     def _distances(self, symmetric: cython.bint) -> cython.void:
-        """dist[v]: a lower bound of the units from v to an OWN vertex (0 when unknown)."""
+        """dist[v]: a lower bound of the units from v to an OWN vertex (0 when unknown).
+        Only a symmetric search (the lanes: ports, offboards and sea hexes, the vertices
+        before the stubs) bounds them, and only there: the stubs' bounds stay 0 (a lower
+        bound still), and a search that bounds nothing zeroes just what one that did set."""
         v: cython.int
         w: cython.int
         i: cython.int
         head: cython.int = 0
         tail: cython.int = 0
-        n: cython.int = len(self.flags)
+        if not symmetric:
+            for v in range(self.dist_set):
+                self.dist[v] = 0
+            self.dist_set = 0
+            return
+        n: cython.int = self.stub_base
+        self.dist_set = max(self.dist_set, n)
         for v in range(n):
-            self.dist[v] = 0 if self.flags[v] & OWN or not symmetric else FAR
+            self.dist[v] = 0 if self.flags[v] & OWN else FAR
             if self.flags[v] & OWN:
                 self.queue[tail] = v
                 tail += 1
-        while head < tail and symmetric:
+        while head < tail:
             v = self.queue[head]
             head += 1
             for i in range(v * self.stride, v * self.stride + self.degree[v]):
