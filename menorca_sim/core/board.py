@@ -34,6 +34,53 @@ def _colour_bits(colours) -> cython.int:
     return bits
 
 
+@cython.cclass
+class _LayViews:
+    """Typed views of what the lay questions read: a board's tiles, rotations and manifest
+    (changed in place: the views stay good) and its tables' arrays. Taking a memoryview
+    anew costs more than a hex's checks, and the lookahead asks for thousands of lays."""
+
+    board: object  # the board viewed
+    tile: cython.int[:]
+    rot: cython.int[:]
+    left: cython.int[:]
+    path_bits: cython.int[:]
+    pair_a: cython.int[:]
+    pair_b: cython.int[:]
+    n_pairs: cython.int
+    edge_mask: cython.int[:]
+    neighbour: cython.int[:]
+    land_node: cython.int[:]
+    tile_colour: cython.int[:]
+    terrain_cost: cython.int[:]
+    lay_options: cython.int[:]
+    first_lay_span: cython.int[:]
+    upgrade_span: cython.int[:]
+
+    def __init__(self, board) -> None:
+        tb = board.tables
+        self.board = board
+        self.tile, self.rot, self.left = board.tile, board.rot, board.left
+        self.path_bits, self.pair_a, self.pair_b = tb.path_bits, tb.pair_a, tb.pair_b
+        self.n_pairs = len(tb.pair_a)
+        self.edge_mask, self.neighbour, self.land_node = tb.edge_mask, tb.neighbour, tb.land_node
+        self.tile_colour, self.terrain_cost = tb.tile_colour, tb.terrain_cost
+        self.lay_options, self.first_lay_span, self.upgrade_span = tb.lay_options, tb.first_lay_span, tb.upgrade_span
+
+
+_LAST_VIEWS = None  # the _LayViews asked for last
+
+
+@cython.cfunc
+def _views(board) -> _LayViews:
+    """The `_LayViews` of `board` (the last ones again, if they are its)."""
+    global _LAST_VIEWS
+    views: _LayViews = _LAST_VIEWS
+    if views is None or views.board is not board:
+        views = _LAST_VIEWS = _LayViews(board)
+    return views
+
+
 class Board:
     def __init__(self, tables) -> None:
         self.tables = tables
@@ -101,16 +148,7 @@ class Board:
         for n in own:
             own_node[n] = 1
         is_own: cython.uchar[:] = own_node
-        tile: cython.int[:] = self.tile
-        rot: cython.int[:] = self.rot
-        left: cython.int[:] = self.left
-        colour: cython.int[:] = tb.tile_colour
-        edge_mask: cython.int[:] = tb.edge_mask
-        land_node: cython.int[:] = tb.land_node
-        terrain: cython.int[:] = tb.terrain_cost
-        options: cython.int[:] = tb.lay_options
-        first_span: cython.int[:] = tb.first_lay_span
-        upgrade_span: cython.int[:] = tb.upgrade_span
+        v: _LayViews = _views(self)
         terrain_on_upgrade: cython.bint = tb.rs.operating.terrain_on_upgrade
         discount: cython.int = terrain_discount
         budget: cython.int = cash
@@ -132,19 +170,19 @@ class Board:
             for e in range(6):
                 if reached[stub_base + h * 6 + e]:
                     open_edges |= 1 << e
-            home = land_node[h] >= 0 and is_own[land_node[h]]
+            home = v.land_node[h] >= 0 and is_own[v.land_node[h]]
             if not (open_edges or home):
                 continue
-            cost = 0 if tile[h] >= 0 and not terrain_on_upgrade else max(0, terrain[h] - discount)
+            cost = 0 if v.tile[h] >= 0 and not terrain_on_upgrade else max(0, v.terrain_cost[h] - discount)
             if cost > budget:
                 continue
-            span = 2 * h if tile[h] < 0 else 2 * (tile[h] * 6 + rot[h])
-            spans = first_span if tile[h] < 0 else upgrade_span
+            span = 2 * h if v.tile[h] < 0 else 2 * (v.tile[h] * 6 + v.rot[h])
+            spans = v.first_lay_span if v.tile[h] < 0 else v.upgrade_span
             for i in range(spans[span], spans[span + 1], 2):
-                t, r = options[i], options[i + 1]
-                if left[t] <= 0 or not (allowed >> colour[t]) & 1:
+                t, r = v.lay_options[i], v.lay_options[i + 1]
+                if v.left[t] <= 0 or not (allowed >> v.tile_colour[t]) & 1:
                     continue
-                if home or edge_mask[t * 6 + r] & open_edges:
+                if home or v.edge_mask[t * 6 + r] & open_edges:
                     out.append((h, t, r, cost))
         return out
 
@@ -171,7 +209,8 @@ class Board:
         t: cython.int = tb.tile_index.get(tile_id, -1)
         if t < 0 or t >= tb.n_manifest:
             raise ValueError(f"unknown tile {tile_id!r}")
-        if not _shape_fits(tb.first_lay_shapes, tb.upgrade_shapes, tb.path_bits, self.tile, self.rot, h, t, rotation):
+        v: _LayViews = _views(self)
+        if not _shape_fits(tb.first_lay_shapes, tb.upgrade_shapes, v.path_bits, v.tile, v.rot, h, t, rotation):
             raise ValueError(f"tile {tile_id} at rotation {rotation} is not a legal lay on {tb.land[h]}")
         if self.left[t] <= 0:
             raise ValueError(f"no tile {tile_id} left in the manifest")
@@ -354,10 +393,7 @@ class Board:
         """(land hex, tile index, rotation) of each lay ((hex, tile id, rotation) each),
         checked as `lay_tile` checks it."""
         tb = self.tables
-        path_bits: cython.int[:] = tb.path_bits
-        tile: cython.int[:] = self.tile
-        rot: cython.int[:] = self.rot
-        left: cython.int[:] = self.left
+        v: _LayViews = _views(self)
         land_index: dict = tb.land_index
         tile_index: dict = tb.tile_index
         first_lay_shapes: list = tb.first_lay_shapes
@@ -370,7 +406,8 @@ class Board:
             # `_checked_lay`'s checks without its messages, asked of it only on failure:
             # this runs for every candidate lay
             h, t = land_index.get(hex, -1), tile_index.get(tile_id, -1)
-            if h < 0 or not 0 <= t < n_manifest or left[t] <= 0 or not _shape_fits(first_lay_shapes, upgrade_shapes, path_bits, tile, rot, h, t, rotation):
+            if h < 0 or not 0 <= t < n_manifest or v.left[t] <= 0 \
+                    or not _shape_fits(first_lay_shapes, upgrade_shapes, v.path_bits, v.tile, v.rot, h, t, rotation):
                 self._checked_lay(self._land(hex), tile_id, rotation)  # raises, saying what is wrong
             out.append((h, t, rotation))
         return out
@@ -383,16 +420,7 @@ class Board:
         share), since a route cannot end on a bare hex side; so the effect is the hex, the
         tile's colour (its node's value) and the live paths added, or None, the map
         unchanged, where the hex has no node and no live path is added."""
-        tb = self.tables
-        path_bits: cython.int[:] = tb.path_bits
-        pair_a: cython.int[:] = tb.pair_a
-        pair_b: cython.int[:] = tb.pair_b
-        edge_mask: cython.int[:] = tb.edge_mask
-        neighbour: cython.int[:] = tb.neighbour
-        land_node: cython.int[:] = tb.land_node
-        tile_colour: cython.int[:] = tb.tile_colour
-        tile: cython.int[:] = self.tile
-        rot: cython.int[:] = self.rot
+        v: _LayViews = _views(self)
         h: cython.int
         t: cython.int
         r: cython.int
@@ -405,19 +433,19 @@ class Board:
         out = []
         for lay in lays:
             h, t, r = lay[0], lay[1], lay[2]
-            added = path_bits[t * 6 + r]
-            if tile[h] >= 0:
-                added &= ~path_bits[tile[h] * 6 + rot[h]]
+            added = v.path_bits[t * 6 + r]
+            if v.tile[h] >= 0:
+                added &= ~v.path_bits[v.tile[h] * 6 + v.rot[h]]
             ends = 1 << NODE  # and each edge facing a neighbour's track to the side they share
             for e in range(6):
-                j = neighbour[h * 6 + e]
-                if j >= 0 and tile[j] >= 0 and (edge_mask[tile[j] * 6 + rot[j]] >> ((e + 3) % 6)) & 1:
+                j = v.neighbour[h * 6 + e]
+                if j >= 0 and v.tile[j] >= 0 and (v.edge_mask[v.tile[j] * 6 + v.rot[j]] >> ((e + 3) % 6)) & 1:
                     ends |= 1 << e
             live = 0
-            for i in range(len(pair_a)):
-                if (added >> i) & (ends >> pair_a[i]) & (ends >> pair_b[i]) & 1:
+            for i in range(v.n_pairs):
+                if (added >> i) & (ends >> v.pair_a[i]) & (ends >> v.pair_b[i]) & 1:
                     live |= 1 << i
-            out.append((h, t, r, None if live == 0 and land_node[h] < 0 else (h, tile_colour[t], live)))
+            out.append((h, t, r, None if live == 0 and v.land_node[h] < 0 else (h, v.tile_colour[t], live)))
         return out
 
     def _unlay(self, h: cython.int, old: cython.int, old_rot: cython.int) -> None:
