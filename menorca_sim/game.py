@@ -48,6 +48,7 @@ class Game:
         self._eng = Engine(tables_for(rs), players, Board(map_tables(rs)), setup, minors, legacies)
         self.seats = list(seats) if seats is not None else ["?"] * players
         self._legal = None  # (tuples, dicts) of the current state
+        self._revenue_state = None  # (board version, Engine.revenue_version) of the revenues asked
         self._forget_state()
         self._map_key: tuple = (None, None)  # (board version and phase, map_key()) last asked
         self._revenues = RevenueMemo()
@@ -77,14 +78,20 @@ class Game:
         return self._actor_now
 
     def _forget_state(self) -> None:
-        """Drop what was remembered of the state before an action (or of the original's, in a clone)."""
+        """Drop what was remembered of the state before an action (or of the original's,
+        in a clone); what was asked about route revenues only once the map or anything
+        else they depend on has changed (a stock round's turns change neither)."""
         self._actor_now: tuple[int, int] | None = None
         self._decision_now: str | None = None
-        self._contexts: dict = {}  # company index -> its RevenueContext (see _context_of)
-        self._asked: dict = {}  # (company, fleet) -> route revenue, as asked
-        self._key_numbers: dict = {}  # company index -> the memo's number of its revenue key
-        self._key_common: tuple | None = None  # the part of every company's revenue key
         self._for_sale: dict = {}  # company -> vehicles_for_sale(), as asked
+        eng = self._eng
+        state = (eng.board.version, eng.revenue_version)
+        if state != self._revenue_state:
+            self._revenue_state = state
+            self._contexts: dict = {}  # company index -> its RevenueContext (see _context_of)
+            self._asked: dict = {}  # (company, fleet) -> route revenue, as asked
+            self._key_numbers: dict = {}  # company index -> the memo's number of its revenue key
+            self._key_common: tuple | None = None  # the part of every company's revenue key
 
     def decision(self) -> str:
         if self._decision_now is None:
@@ -163,6 +170,7 @@ class Game:
         other = Game.__new__(Game)
         other.__dict__.update(self.__dict__)
         other._eng = self._eng.clone()
+        other._revenue_state = None  # its own revenues asked, from the start
         other._forget_state()
         # the revenue memo stays shared: its keys hold all a revenue depends on
         other._checker = self._checker.clone() if self._checker is not None else None

@@ -242,6 +242,33 @@ def test_remembered_route_revenue_equals_a_fresh_search():
                 assert game.route_revenue(company, fleet[::-1]) == fresh
 
 
+def test_revenues_kept_across_actions_equal_a_fresh_search():
+    """The Game keeps the revenues asked from action to action while neither the map
+    nor the rest of what they depend on changes (`Engine.revenue_version`): at every
+    state of two whole games (phases, epochs and their events, legacies bought by
+    companies, market markers), each revenue it holds is a fresh search's (every company's
+    own fleet asked at every state)."""
+    rs = load_ruleset()
+    checked = kept = 0  # revenues compared; actions after which the Game kept them
+    for seed, players in ((5, 3), (1, 2)):  # companies buy revenue-bonus legacies in both
+        game = Game(rs, players=players, seed=seed)
+        seats = [policies.make_policy(name, s, np.random.default_rng(seed * 7 + s))
+                 for s, name in enumerate(["heuristic", "heuristic_aggressive", "heuristic_cautious"][:players])]
+        while not game.is_over():
+            eng = game._eng
+            for (company, fleet), revenue in game._asked.items():
+                c = eng.t.company_index[company]
+                assert revenue == eng.board.best_revenue(company, eng.is_major(c), _core_fleet(game, list(fleet)),
+                                                         operating.revenue_context(eng, c))
+            checked += len(game._asked)
+            for company, record in game.company_states(["vehicles"]).items():
+                game.route_revenue(company, record["vehicles"])  # kept, if the next action allows
+            before = game._asked
+            game.apply(seats[game.current_actor()].act(game, game.legal_actions()))
+            kept += game._asked is before and len(before) > 0
+    assert checked > 1000 and kept > 100
+
+
 def test_lays_out_of_a_fleets_reach_earn_what_the_map_earns():
     """`FleetSearch.affects`: a lay where no route of the fleet can reach changes nothing
     for it (and such lays and others occur)."""

@@ -94,6 +94,10 @@ class Engine:
         self.end_scope = ""
         self.final_reason = ""
         self.node_bonus: dict[str, int] = {}
+        # counts the changes of what route revenues depend on besides the map: the phase
+        # (and with it the epoch, its event, closings and merger), legacies bought by
+        # companies, market markers (phases.advance, operating, stock.place_marker)
+        self.revenue_version = 0
         # pending marker placement (a purchase or a free marker): kind, company, player, count
         self.pm_kind = NO_MARKER
         self.pm_company = -1

@@ -445,6 +445,7 @@ def apply(eng, action: tuple) -> None:
         eng.p_cash[d] += price
         eng.leg_player[l] = -1
         eng.leg_company[l] = c
+        eng.revenue_version += 1
         _next_step(eng)
         ability = eng.t.legacies[l].ability
         if ability.type == "free_market_marker":

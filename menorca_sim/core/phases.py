@@ -12,6 +12,7 @@ from menorca_sim.core.codes import BOX, POOL, TREASURY
 def advance(eng) -> None:
     """The first vehicle of the next tier was bought: enter the next phase."""
     eng.phase += 1
+    eng.revenue_version += 1
     t = eng.t
     for v in range(len(t.vehicles)):
         if t.vehicle_retire[v] <= eng.phase:

@@ -169,6 +169,7 @@ def place_marker(eng, action: tuple) -> None:
     c, o = eng.pm_company, action[1]
     if action[0] == A.PLACE_MARKET:
         eng.mmarkers[c][o] += 1
+        eng.revenue_version += 1
         eng.markers_left[c] -= 1
         eng.markers_placed[c] += 1
     else:
