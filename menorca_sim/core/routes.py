@@ -671,7 +671,8 @@ class FleetSearch:
     extra: cython.int[:]  # per vertex: bonuses and markers on top of the printed value
     kinds: list  # per vehicle kind present: (ship, starts, ranges longest first)
     flags: cython.uchar[:]  # per kind, per vertex: its flags (kind k at k * vertices)
-    affected: cython.uchar[:]  # per kind, per land hex: its affected hexes (kind k at k * land hexes)
+    affected: cython.uchar[:]  # per kind: `_affected_hexes` (kind k at k * span)
+    span: cython.int  # land hexes + revenue vertices: `_affected_hexes`' length
     bases: list  # per kind: its revenue on the board as at construction or `lay_changed` (-1 until searched)
     touched: cython.int  # the land hex refreshed by the last search (-1: none)
     changed: list  # land hexes whose track changed in place since the last question (`lay_changed`)
@@ -694,6 +695,7 @@ class FleetSearch:
         for v in range(search.n_nodes):
             self.extra[v] -= _printed_value(search, self.tile, v)
         n_land: cython.int = search.n_land
+        self.span = n_land + search.n_rev
         self.kinds = []
         flags = bytearray()
         affected = bytearray()
@@ -715,10 +717,12 @@ class FleetSearch:
         self.bases = [-1] * len(self.kinds)
         n_land: cython.int = len(self.any_affected)
         h: cython.int
+        k: cython.int
         for h in range(n_land):
             self.any_affected[h] = 0
-        for h in range(len(self.affected)):
-            self.any_affected[h % n_land] |= self.affected[h]
+        for k in range(len(self.kinds)):
+            for h in range(n_land):
+                self.any_affected[h] |= self.affected[k * self.span + h]
 
     def lay_changed(self, h: cython.int) -> None:
         """The board's track on land hex h changed in place (a lay, or its undoing): the
@@ -737,15 +741,14 @@ class FleetSearch:
         self.changed = []
         search: _Search = self.search
         n: cython.Py_ssize_t = len(search.flags)
-        n_land: cython.int = len(self.any_affected)
         k: cython.Py_ssize_t
         i: cython.int
         reached: cython.uchar[:]
         for k in range(len(self.kinds)):
             if not self.kinds[k][0]:  # carts: their reach follows the track
                 reached = _affected_hexes(search, self.board.road, self.flags[k * n:(k + 1) * n])
-                for i in range(n_land):
-                    self.affected[k * n_land + i] = reached[i]
+                for i in range(self.span):
+                    self.affected[k * self.span + i] = reached[i]
         self._reset()
 
     @cython.cfunc
@@ -762,12 +765,13 @@ class FleetSearch:
         """The best revenue on the board as it is now: it may differ from the board at
         construction in the track of land hex h (-1: none) and of the hex of the
         previous call."""
-        return self._revenue(h, True)
+        return self._revenue(h, -1)
 
     @cython.cfunc
-    def _revenue(self, h: cython.int, plain: cython.bint) -> int:
-        """`revenue(h)`; `plain`: the values are as at construction (no bonus added), so
-        that the kinds' revenues on the board as at construction may be used and kept."""
+    def _revenue(self, h: cython.int, vertex: cython.int) -> int:
+        """`revenue(h)`, with the value of revenue vertex `vertex` (-1: none) other than at
+        construction: a kind whose routes can reach neither h nor that vertex earns what
+        it earned on the board as at construction (kept once searched)."""
         search: _Search = self.search
         self._catch_up()
         self._refresh(self.touched)
@@ -783,7 +787,8 @@ class FleetSearch:
         unchanged: cython.bint
         for k in range(len(self.kinds)):
             ship, starts, ranges = self.kinds[k]
-            unchanged = plain and (h < 0 or not self.affected[k * n_land + h])
+            unchanged = (h < 0 or not self.affected[k * self.span + h]) \
+                and (vertex < 0 or not self.affected[k * self.span + n_land + vertex])
             if unchanged and self.bases[k] >= 0:
                 total += self.bases[k]
                 continue
@@ -811,11 +816,13 @@ class FleetSearch:
 
     @cython.ccall
     def revenue_plus(self, v: cython.int, amount: cython.int) -> int:
-        """The best revenue on the board as at construction with `amount` more on vertex
-        v (a market marker's bonus on its offboard: markers change no track)."""
+        """The best revenue on the board as at construction with `amount` more on revenue
+        vertex v (a market marker's bonus on its offboard: markers change no track)."""
+        if not 0 <= v < self.search.n_rev:
+            raise ValueError(f"vertex {v} is not a revenue vertex")
         self.values[v] += amount
         try:
-            return self._revenue(-1, False)
+            return self._revenue(-1, v)
         finally:
             self.values[v] -= amount
 
@@ -828,7 +835,9 @@ def _affected_hexes(search: _Search, graph, flags: cython.uchar[:]) -> bytearray
     FORBID one but the OWN one it starts from (a major's carts start at its own port,
     which they may not enter); a FORBID vertex, never entered, is counted as reached,
     which errs on the safe side. A lay elsewhere adds arcs no route can use and changes
-    the value of no node a route can visit, so it leaves the kind's revenue alone."""
+    the value of no node a route can visit, so it leaves the kind's revenue alone. Then,
+    per revenue vertex (node or offboard), 1 where such a route can reach it: a bonus on
+    another's value leaves the kind's revenue alone too."""
     n_nodes: cython.int = search.n_nodes
     stop = bytearray(n_nodes)
     stops: cython.uchar[:] = stop
@@ -840,7 +849,8 @@ def _affected_hexes(search: _Search, graph, flags: cython.uchar[:]) -> bytearray
         stops[v] = not flags[v] & PASS or (flags[v] & FORBID and not flags[v] & OWN)
     seen: cython.uchar[:] = reach(search.tables, [graph], own, stop)
     stub_base: cython.int = search.stub_base
-    affected = bytearray(search.n_land)
+    n_land: cython.int = search.n_land
+    affected = bytearray(n_land + search.n_rev)
     hexes: cython.uchar[:] = affected
     for v in range(n_nodes):
         if seen[v]:
@@ -848,6 +858,8 @@ def _affected_hexes(search: _Search, graph, flags: cython.uchar[:]) -> bytearray
     for v in range(stub_base, len(seen)):
         if seen[v]:
             hexes[(v - stub_base) // 6] = 1
+    for v in range(search.n_rev):
+        hexes[n_land + v] = seen[v]
     return affected
 
 
