@@ -85,6 +85,7 @@ class Heuristic:
     def act(self, game, legal: list[dict]) -> dict:
         if len(legal) == 1:
             return legal[0]
+        self.cache.begin()
         decision = game.decision()
         if decision in AUCTION_DECISIONS:
             return self.auction.act(game, legal)

@@ -12,55 +12,47 @@ PLAYER_FIELDS = ("cash", "certs")
 
 class DecisionCache:
     """The company records, the player records and other answers (next lays, revenues
-    after them, the harm of a phase change) asked for in the current decision, dropped
-    when the game moves on. (Route revenues need no cache here: the Game remembers them
-    for every seat.)"""
+    after them, the harm of a phase change) asked for in one decision: `begin` starts
+    each (the player calls it before deciding), so that no question checks the state
+    again. (Route revenues need no cache here: the Game remembers them for every seat.)"""
 
     def __init__(self) -> None:
-        self._game = None  # the game, and its count of actions, that the answers belong to
-        self._actions = -1
         self._companies: dict[str, dict] = {}  # the records built so far, all or some
         self._all_companies = False
         self._players: dict[int, dict] = {}
         self._answers: dict[tuple, object] = {}  # other answers (`once`)
 
+    def begin(self) -> None:
+        """A new decision: drop the answers of the last one."""
+        self._companies, self._all_companies = {}, False
+        self._players, self._answers = {}, {}
+
     def companies(self, game) -> dict[str, dict]:
         """`game.company_states()` of the companies started and not closed, with the
         fields the scripted players read (`COMPANY_FIELDS`)."""
-        self._sync(game)
         if not self._all_companies:
             self._companies, self._all_companies = game.company_states(COMPANY_FIELDS), True
         return self._companies
 
     def company(self, game, company: str) -> dict:
         """`companies(game)[company]`, built alone when the others are not asked for."""
-        self._sync(game)
         if company not in self._companies:
             self._companies[company] = game.company_state(company, COMPANY_FIELDS)
         return self._companies[company]
 
     def player(self, game, seat: int) -> dict:
         """`game.player_state(seat)` with the fields the scripted players read (`PLAYER_FIELDS`)."""
-        self._sync(game)
         if seat not in self._players:
             self._players[seat] = game.player_state(seat, PLAYER_FIELDS)
         return self._players[seat]
 
-    def _sync(self, game) -> None:
-        """Drop what belongs to an earlier decision (of another game, or before an action)."""
-        actions = game.action_count()
-        if actions != self._actions or game is not self._game:
-            self._game, self._actions = game, actions
-            self._companies, self._all_companies = {}, False
-            self._players, self._answers = {}, {}
-
     def next_lays(self, game, company: str, done: list[dict]) -> list[dict]:
         """`game.next_lays(company, done)`, asked once per decision."""
-        return self.once(game, ("next_lays", company, _lays_key(done)), lambda: view.next_lays(game, company, done))
+        return self.once(("next_lays", company, _lays_key(done)), lambda: view.next_lays(game, company, done))
 
     def next_lay_revenues(self, game, company: str, fleet: list[str], done: list[dict]) -> list[int]:
         """`game.next_lay_revenues(company, fleet, done)`, asked once per decision."""
-        return self.once(game, ("next_lay_revenues", company, tuple(fleet), _lays_key(done)),
+        return self.once(("next_lay_revenues", company, tuple(fleet), _lays_key(done)),
                          lambda: view.next_lay_revenues(game, company, fleet, done))
 
     def ask_next_lay_revenues(self, game, company: str, fleet: list[str], done: list[dict],
@@ -68,7 +60,6 @@ class DecisionCache:
         """Ask `next_lay_revenues(game, company, fleet, done + [lay])` for each lay of
         `firsts` not asked yet in this decision, all in one core call: `next_lay_revenues`
         then finds them."""
-        self._sync(game)
         keys = [("next_lay_revenues", company, tuple(fleet), _lays_key(done + [lay])) for lay in firsts]
         todo = [i for i, key in enumerate(keys) if key not in self._answers]
         if todo:
@@ -76,9 +67,8 @@ class DecisionCache:
             for i, revenues in zip(todo, answers):
                 self._answers[keys[i]] = revenues
 
-    def once(self, game, key: tuple, ask):
+    def once(self, key: tuple, ask):
         """`ask()`, asked once per decision for each `key`."""
-        self._sync(game)
         if key not in self._answers:
             self._answers[key] = ask()
         return self._answers[key]
