@@ -100,7 +100,7 @@ def _start(game, legal: list[dict], seat: int, params, cash: int, cache: Decisio
         return None
     rs = game.ruleset
     budget = cash * (params.start_share + (1 - params.start_share) * params.risk)
-    first_fleet = min([v.price for v, tier in zip(rs.vehicles.values(), rs.tier_index.values()) if tier == 0]) * 2
+    first_fleet = min([spec.price for v, spec in rs.vehicles.items() if rs.tier_index[v] == 0]) * 2
 
     def cost(a: dict) -> int:
         return a["par"] * rs.companies[a["company"]].certificates[0] // 10

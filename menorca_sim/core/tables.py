@@ -20,7 +20,7 @@ class Tables:
         self.vehicle_ids = list(rs.vehicles)
         self.vehicles = [rs.vehicles[v] for v in self.vehicle_ids]
         self.vehicle_index = {v: i for i, v in enumerate(self.vehicle_ids)}
-        self.vehicle_phase = [rs.phase_index(v.phase) for v in self.vehicles]
+        self.vehicle_phase = [rs.tier_index[v] for v in self.vehicle_ids]
         self.vehicle_retire = [rs.phase_index(v.retire) if v.retire else NEVER for v in self.vehicles]
         self.vehicle_is_ship = [v.kind == "ship" for v in self.vehicles]
         self.legacy_ids = list(rs.legacies)
