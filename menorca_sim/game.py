@@ -2,8 +2,9 @@
 readable action dicts; the compiled core works on small tuples."""
 from __future__ import annotations
 
-from typing import Callable, Sequence
+from typing import Sequence
 
+import cython
 import numpy as np
 
 from menorca_sim.core import actions as A
@@ -73,8 +74,15 @@ class Game:
     def _actor(self) -> tuple[int, int]:
         """The engine's (seat, company index) deciding now, asked once per state with the decision."""
         if self._actor_now is None:
-            seat, company, self._decision_now = self._eng.turn()
+            eng = self._eng
+            seat, company, self._decision_now = eng.turn()
             self._actor_now = (seat, company)
+            if self._decision_now == "dividend":
+                # the engine has just searched the operating company's routes in this
+                # state: its plan's revenue answers `route_revenue` for the fleet it ran
+                ids = eng.t.vehicle_ids
+                fleet = tuple([ids[v] for v in eng.co_vehicles[company]])
+                self._asked[(eng.t.company_ids[company], fleet)] = eng.or_plan.revenue
         return self._actor_now
 
     def _forget_state(self) -> None:
@@ -455,15 +463,15 @@ class Game:
     def player_state(self, seat: int, fields: Sequence[str] | None = None) -> dict:
         """`state()["players"][seat]`, without building the rest of the state; `fields`:
         only these keys (all by default)."""
-        return {name: get(self, seat) for name, get in _getters(PLAYER_FIELDS, fields)}
+        return {name: _player_field(self, seat, name) for name in _fields(PLAYER_FIELDS, fields)}
 
     def company_states(self, fields: Sequence[str] | None = None) -> dict:
         """`state()["companies"]`: the records of the companies started and not closed;
         `fields`: only these keys of each (all by default), for a player that reads a
         few of them at every decision."""
         eng = self._eng
-        getters = _getters(COMPANY_FIELDS, fields)
-        return {company: {name: get(self, c) for name, get in getters}
+        names = _fields(COMPANY_FIELDS, fields)
+        return {company: {name: _company_field(self, c, name) for name in names}
                 for c, company in enumerate(eng.t.company_ids) if eng.started[c] and not eng.closed[c]}
 
     def company_state(self, company: str, fields: Sequence[str] | None = None) -> dict:
@@ -472,7 +480,7 @@ class Game:
         c = eng.t.company_index[company]
         if not eng.started[c] or eng.closed[c]:
             raise KeyError(f"{company} is not started, or closed")
-        return {name: get(self, c) for name, get in _getters(COMPANY_FIELDS, fields)}
+        return {name: _company_field(self, c, name) for name in _fields(COMPANY_FIELDS, fields)}
 
     def _stations(self, c: int) -> list[str]:
         return [node for node, _ in self._eng.board.stations(self._eng.t.company_ids[c])]
@@ -576,43 +584,71 @@ class RevenueMemo:
         self._contexts[number] = ctx
 
 
-# The records' fields, in their order: name -> getter(game, seat or company index).
-PLAYER_FIELDS: dict[str, Callable[[Game, int], object]] = {
-    "cash": lambda g, p: g._eng.p_cash[p],
-    "shares": Game._shares,
-    "certs": lambda g, p: g._eng.cert_count(p),
-    "legacies": lambda g, p: g._legacies(g._eng.leg_player, p),
-}
-COMPANY_FIELDS: dict[str, Callable[[Game, int], object]] = {
-    "cash": lambda g, c: g._eng.co_cash[c],
-    "price": lambda g, c: g._eng.price(c),
-    "cell": lambda g, c: [g._eng.co_row[c], g._eng.co_col[c]],
-    "treasury": lambda g, c: g._eng.percent(c, TREASURY),
-    "pool": lambda g, c: g._eng.percent(c, POOL),
-    "par": lambda g, c: g._eng.co_par[c],
-    "director": Game._director,
-    "floated": lambda g, c: g._eng.operated[c],
-    "vehicles": lambda g, c: [g._eng.t.vehicle_ids[v] for v in g._eng.co_vehicles[c]],
-    "stations": Game._stations,
-    "market_markers": lambda g, c: {g._eng.t.offboards[o]: k for o, k in enumerate(g._eng.mmarkers[c]) if k},
-    "goods_markers": lambda g, c: {g._eng.t.offboards[o]: k for o, k in enumerate(g._eng.goods[c]) if k},
-    "legacies": lambda g, c: g._legacies(g._eng.leg_company, c),
-}
+# The records' fields, in their order (`_player_field` and `_company_field` read them).
+PLAYER_FIELDS = ("cash", "shares", "certs", "legacies")
+COMPANY_FIELDS = ("cash", "price", "cell", "treasury", "pool", "par", "director", "floated", "vehicles",
+                  "stations", "market_markers", "goods_markers", "legacies")
 
 
-def _getters(table: dict[str, Callable], fields: Sequence[str] | None) -> list[tuple[str, Callable]]:
-    key = (id(table), None if fields is None else tuple(fields))
-    getters = _GETTERS.get(key)
-    if getters is None:
-        if fields is None:
-            getters = list(table.items())
-        else:
-            unknown = [f for f in fields if f not in table]
-            if unknown:
-                raise ValueError(f"unknown record field(s) {', '.join(map(repr, unknown))}; known: {', '.join(table)}")
-            getters = [(f, table[f]) for f in fields]
-        _GETTERS[key] = getters
-    return getters
+@cython.cfunc
+def _player_field(g: Game, p: int, field: str):
+    """Field `field` (one of PLAYER_FIELDS) of seat p's record: a compiled branch per
+    field, not a call per field (a player reads records at every decision)."""
+    eng = g._eng
+    if field == "cash":
+        return eng.p_cash[p]
+    if field == "certs":
+        return eng.cert_count(p)
+    if field == "shares":
+        return g._shares(p)
+    return g._legacies(eng.leg_player, p)
 
 
-_GETTERS: dict[tuple, list] = {}  # (record table, fields asked) -> getters, built once
+@cython.cfunc
+def _company_field(g: Game, c: int, field: str):
+    """Field `field` (one of COMPANY_FIELDS) of company c's record (see `_player_field`);
+    the fields the scripted players read come first."""
+    eng = g._eng
+    if field == "cash":
+        return eng.co_cash[c]
+    if field == "price":
+        return eng.price(c)
+    if field == "par":
+        return eng.co_par[c]
+    if field == "director":
+        return g._director(c)
+    if field == "vehicles":
+        ids = eng.t.vehicle_ids
+        return [ids[v] for v in eng.co_vehicles[c]]
+    if field == "cell":
+        return [eng.co_row[c], eng.co_col[c]]
+    if field == "treasury":
+        return eng.percent(c, TREASURY)
+    if field == "pool":
+        return eng.percent(c, POOL)
+    if field == "floated":
+        return eng.operated[c]
+    if field == "stations":
+        return g._stations(c)
+    if field == "market_markers":
+        return {eng.t.offboards[o]: k for o, k in enumerate(eng.mmarkers[c]) if k}
+    if field == "goods_markers":
+        return {eng.t.offboards[o]: k for o, k in enumerate(eng.goods[c]) if k}
+    return g._legacies(eng.leg_company, c)
+
+
+def _fields(known: tuple[str, ...], fields: Sequence[str] | None) -> tuple[str, ...]:
+    """The fields asked (all `known` by default), each checked to be one of `known`."""
+    if fields is None:
+        return known
+    names = _CHECKED.get(fields) if type(fields) is tuple else None
+    if names is None:
+        names = tuple(fields)
+        unknown = [f for f in names if f not in known]
+        if unknown:
+            raise ValueError(f"unknown record field(s) {', '.join(map(repr, unknown))}; known: {', '.join(known)}")
+        _CHECKED[names] = names
+    return names
+
+
+_CHECKED: dict[tuple, tuple] = {}  # fields asked -> the same, once checked

@@ -242,6 +242,37 @@ def test_remembered_route_revenue_equals_a_fresh_search():
                 assert game.route_revenue(company, fleet[::-1]) == fresh
 
 
+def test_a_dividend_decision_answers_the_fleets_revenue_from_the_routes_just_run():
+    """At a dividend decision the engine has just searched the operating company's routes:
+    the Game answers `route_revenue` for the fleet that ran from that plan, without a
+    search of its own, and the answer is a fresh search's."""
+    rs = load_ruleset()
+    game = Game(rs, players=3, seed=4)
+    seats = [policies.make_policy("heuristic", s, np.random.default_rng(s)) for s in range(3)]
+    board_class = type(game._eng.board)
+    checked = 0
+    while not game.is_over() and checked < 10:
+        if game.decision() == "dividend":
+            eng = game._eng
+            company = game.actor_label()
+            fleet = game.company_state(company, ["vehicles"])["vehicles"]
+            c = eng.t.company_index[company]
+            fresh = board_class.best_revenue(eng.board, company, eng.is_major(c), _core_fleet(game, fleet),
+                                             operating.revenue_context(eng, c))
+
+            def no_search(*args):
+                raise AssertionError("searched again")
+
+            eng.board.best_revenue = no_search  # an instance attribute, removed below
+            try:
+                assert game.route_revenue(company, fleet) == fresh == game.pending_revenue() > 0
+            finally:
+                del eng.board.best_revenue
+            checked += 1
+        game.apply(seats[game.current_actor()].act(game, game.legal_actions()))
+    assert checked == 10
+
+
 def test_revenues_kept_across_actions_equal_a_fresh_search():
     """The Game keeps the revenues asked from action to action while neither the map
     nor the rest of what they depend on changes (`Engine.revenue_version`): at every

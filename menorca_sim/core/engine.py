@@ -206,8 +206,9 @@ class Engine:
         """Certificates of player p that count toward his limit."""
         total: cython.int = 0
         held: cython.int
-        for c in range(len(self.t.companies)):
-            held = self.count_of(c, p)
+        owners = self.cert_owner
+        for c in range(len(owners)):
+            held = _held(owners[c], p, None)
             if held and self.counts_toward_limit(c):  # the cheaper test first
                 total += held
         return total
@@ -436,7 +437,8 @@ class Engine:
         return self.bank + sum(self.p_cash) + sum(self.co_cash)
 
 
-def _held(owners: list, who: cython.int, sizes) -> int:
+@cython.cfunc
+def _held(owners: list, who: cython.int, sizes) -> cython.int:
     """How many of the certificates whose holders `owners` lists `who` holds, or, given
     their `sizes`, how many percent."""
     total: cython.int = 0
