@@ -98,6 +98,7 @@ class Board:
         # equal versions, equal tiles, manifest and stations (a copy keeps its original's
         # version until either changes): lets a caller keep what it derived from the map
         self.version = next(_VERSIONS)
+        self._offered = (-1, None)  # see `tile_lays`
 
     def clone(self) -> Board:
         """An independent copy (flat arrays only: a few microseconds)."""
@@ -113,6 +114,7 @@ class Board:
         degree, target, unit, stride = self.road
         other.road = (degree[:], target[:], unit[:], stride)
         other.version = self.version
+        other._offered = self._offered
         return other
 
     # --- track ---------------------------------------------------------------------
@@ -130,8 +132,13 @@ class Board:
         one of its stations, or on one its network reaches through a side the tile's track touches."""
         tb = self.tables
         land, tile_ids = tb.land, tb.tile_ids
-        return [(land[h], tile_ids[t], r, cost)
-                for h, t, r, cost in self._tile_lays(tb.company_index[company], colours, cash, terrain_discount)]
+        lays = self._tile_lays(tb.company_index[company], colours, cash, terrain_discount)
+        named = [(land[h], tile_ids[t], r, cost) for h, t, r, cost in lays]
+        # kept for `_checked_lays` as it answers: a lay offered on this board version passed
+        # its checks (a player asks what each of its decision's legal lays would earn)
+        self._offered = (self.version, {(hex, tile_id, r): (h, t, r)
+                                        for (hex, tile_id, r, _), (h, t, _, _) in zip(named, lays)})
+        return named
 
     def _tile_lays(self, c: int, colours, cash: int, terrain_discount: int) -> list[tuple[int, int, int, int]]:
         """`tile_lays` of company index c as (land hex, tile index, rotation, cost): the
@@ -402,7 +409,13 @@ class Board:
         h: cython.int
         t: cython.int
         out = []
-        for hex, tile_id, rotation in lays:
+        offered: dict = self._offered[1] if self._offered[0] == self.version else {}
+        for lay in lays:
+            checked = offered.get(tuple(lay))  # offered by `tile_lays` on the board as it is
+            if checked is not None:
+                out.append(checked)
+                continue
+            hex, tile_id, rotation = lay
             # `_checked_lay`'s checks without its messages, asked of it only on failure:
             # this runs for every candidate lay
             h, t = land_index.get(hex, -1), tile_index.get(tile_id, -1)
