@@ -50,6 +50,8 @@ class Game:
         self.seats = list(seats) if seats is not None else ["?"] * players
         self._legal = None  # (tuples, dicts) of the current state
         self._revenue_state = None  # (board version, Engine.revenue_version) of the revenues asked
+        self._bank = None  # (phase, vehicles left) of the bank's vehicles on sale below
+        self._for_sale: dict = {}  # company -> vehicles_for_sale(), as asked while `_bank` holds
         self._forget_state()
         self._map_key: tuple = (None, None)  # (board version and phase, map_key()) last asked
         self._revenues = RevenueMemo()
@@ -91,7 +93,6 @@ class Game:
         else they depend on has changed (a stock round's turns change neither)."""
         self._actor_now: tuple[int, int] | None = None
         self._decision_now: str | None = None
-        self._for_sale: dict = {}  # company -> vehicles_for_sale(), as asked
         eng = self._eng
         state = (eng.board.version, eng.revenue_version)
         if state != self._revenue_state:
@@ -179,6 +180,7 @@ class Game:
         other.__dict__.update(self.__dict__)
         other._eng = self._eng.clone()
         other._revenue_state = None  # its own revenues asked, from the start
+        other._bank, other._for_sale = None, {}  # and its own vehicles on sale
         other._forget_state()
         # the revenue memo stays shared: its keys hold all a revenue depends on
         other._checker = self._checker.clone() if self._checker is not None else None
@@ -232,9 +234,12 @@ class Game:
     def vehicles_for_sale(self, company: str) -> list[str]:
         """Ids of the vehicles the bank sells now that `company` may own (one per copy
         type, in the ruleset's order)."""
+        eng = self._eng
+        bank = (eng.phase, tuple(eng.vehicles_left))  # all the bank's offer depends on
+        if bank != self._bank:
+            self._bank, self._for_sale = bank, {}
         ids = self._for_sale.get(company)
         if ids is None:
-            eng = self._eng
             kinds = self.ruleset.companies[company].vehicle_kinds
             vehicle_ids, vehicles = eng.t.vehicle_ids, eng.t.vehicles
             ids = self._for_sale[company] = [vehicle_ids[v] for v in operating.bank_vehicles(eng)

@@ -98,7 +98,9 @@ class Board:
         # equal versions, equal tiles, manifest and stations (a copy keeps its original's
         # version until either changes): lets a caller keep what it derived from the map
         self.version = next(_VERSIONS)
-        self._offered = (-1, None)  # see `tile_lays`
+        # (version, the lays `tile_lays` offered last by name and as indices, or (once
+        # `_offered_lays` asked) by name as a dict, None): see `_checked_lays`
+        self._offered: tuple = (-1, None, None)
 
     def clone(self) -> Board:
         """An independent copy (flat arrays only: a few microseconds)."""
@@ -134,10 +136,9 @@ class Board:
         land, tile_ids = tb.land, tb.tile_ids
         lays = self._tile_lays(tb.company_index[company], colours, cash, terrain_discount)
         named = [(land[h], tile_ids[t], r, cost) for h, t, r, cost in lays]
-        # kept for `_checked_lays` as it answers: a lay offered on this board version passed
-        # its checks (a player asks what each of its decision's legal lays would earn)
-        self._offered = (self.version, {(hex, tile_id, r): (h, t, r)
-                                        for (hex, tile_id, r, _), (h, t, _, _) in zip(named, lays)})
+        # kept for `_checked_lays`: a lay offered on this board version passed its checks
+        # (a player asks what each of its decision's legal lays would earn)
+        self._offered = (self.version, named, lays)
         return named
 
     def _tile_lays(self, c: int, colours, cash: int, terrain_discount: int) -> list[tuple[int, int, int, int]]:
@@ -409,7 +410,7 @@ class Board:
         h: cython.int
         t: cython.int
         out = []
-        offered: dict = self._offered[1] if self._offered[0] == self.version else {}
+        offered: dict = self._offered_lays()
         for lay in lays:
             checked = offered.get(tuple(lay))  # offered by `tile_lays` on the board as it is
             if checked is not None:
@@ -424,6 +425,17 @@ class Board:
                 self._checked_lay(self._land(hex), tile_id, rotation)  # raises, saying what is wrong
             out.append((h, t, rotation))
         return out
+
+    def _offered_lays(self) -> dict:
+        """(hex, tile id, rotation) -> (land hex, tile index, rotation) of the lays `tile_lays`
+        offered last, if on the board as it is (else none): built when first asked."""
+        version, named, lays = self._offered
+        if version != self.version:
+            return {}
+        if lays is not None:  # not by name yet
+            named = {(hex, tile_id, r): (h, t, r) for (hex, tile_id, r, _), (h, t, _, _) in zip(named, lays)}
+            self._offered = (version, named, None)
+        return named
 
     def _lay_effects(self, lays) -> list[tuple]:
         """(land hex, tile index, rotation, effect) of each lay ((land hex, tile index,
