@@ -141,6 +141,12 @@ class _Search:
     n_land: cython.int
     stub_base: cython.int
     epochs: cython.int
+    # the last board searched and typed views of the arrays the set-up reads (a board's
+    # arrays change in place, never replaced: the views stay good; see view_board)
+    viewed: object
+    b_tile: cython.int[:]
+    b_company: cython.int[:]
+    b_kind: cython.int[:]
 
     def __init__(self, n_vertices: int, words: int) -> None:
         self.words = words
@@ -165,6 +171,17 @@ class _Search:
         self.flags = bytearray(n_vertices)
         self.tables = None
         self.road = None
+        self.viewed = None
+
+    @cython.cfunc
+    def view_board(self, board) -> cython.void:
+        """Take the views of `board`'s tiles and stations, unless it is the board viewed
+        last: a memoryview taken anew costs about as much as a small search's loops."""
+        if board is not self.viewed:
+            self.b_tile = board.tile
+            self.b_company = board.station_company
+            self.b_kind = board.station_kind
+            self.viewed = board
 
     def bind(self, tables) -> None:
         """Search the map of `tables` until bound to other tables: keep the views and
@@ -524,8 +541,9 @@ def _flags(search: _Search, board, c: cython.int, ship: cython.bint, is_major: c
     """Fill search.flags (see REVENUE..OWN) for company c's ships or carts; returns the
     start vertices of the enumeration."""
     fl: cython.uchar[:] = search.flags
-    company: cython.int[:] = board.station_company
-    kind: cython.int[:] = board.station_kind
+    search.view_board(board)
+    company: cython.int[:] = search.b_company
+    kind: cython.int[:] = search.b_kind
     node_slots: cython.int[:] = search.node_slots
     slots: cython.int = board.slots
     port_kind: cython.int = PORT
@@ -619,7 +637,8 @@ def best_routes(board, company: str, is_major: bool, vehicles, ctx: RevenueConte
     tb = board.tables
     c = tb.company_index[company]
     search: _Search = _search_for(tb)
-    fill_vertex_values(search, board.tile, ctx)
+    search.view_board(board)
+    fill_vertex_values(search, search.b_tile, ctx)
     chosen: dict[int, Route] = {}
     goods: dict[str, int] = {}
     total = 0
@@ -641,7 +660,8 @@ def best_routes(board, company: str, is_major: bool, vehicles, ctx: RevenueConte
 def best_revenue(board, c: int, is_major: bool, vehicles, ctx: RevenueContext) -> int:
     """The revenue of `best_routes` for company index c, without building the plan."""
     search: _Search = _search_for(board.tables)
-    fill_vertex_values(search, board.tile, ctx)
+    search.view_board(board)
+    fill_vertex_values(search, search.b_tile, ctx)
     total = 0
     for kind, group in _kind_groups(vehicles):
         for r in _search_kind(search, board, c, is_major, kind, [vehicles[i][2] for i in group]):
@@ -683,7 +703,8 @@ class FleetSearch:
         self.is_major = is_major
         self.search = _search_for(board.tables)
         search: _Search = self.search
-        self.tile = board.tile
+        search.view_board(board)
+        self.tile = search.b_tile
         self.land_node = search.land_node
         fill_vertex_values(search, self.tile, ctx)
         size: cython.int = len(search.value)
