@@ -98,9 +98,6 @@ class Board:
         # equal versions, equal tiles, manifest and stations (a copy keeps its original's
         # version until either changes): lets a caller keep what it derived from the map
         self.version = next(_VERSIONS)
-        # (version, the lays `tile_lays` offered last by name and as indices, or (once
-        # `_offered_lays` asked) by name as a dict, None): see `_checked_lays`
-        self._offered: tuple = (-1, None, None)
 
     def clone(self) -> Board:
         """An independent copy (flat arrays only: a few microseconds)."""
@@ -116,7 +113,6 @@ class Board:
         degree, target, unit, stride = self.road
         other.road = (degree[:], target[:], unit[:], stride)
         other.version = self.version
-        other._offered = self._offered
         return other
 
     # --- track ---------------------------------------------------------------------
@@ -134,12 +130,8 @@ class Board:
         one of its stations, or on one its network reaches through a side the tile's track touches."""
         tb = self.tables
         land, tile_ids = tb.land, tb.tile_ids
-        lays = self._tile_lays(tb.company_index[company], colours, cash, terrain_discount)
-        named = [(land[h], tile_ids[t], r, cost) for h, t, r, cost in lays]
-        # kept for `_checked_lays`: a lay offered on this board version passed its checks
-        # (a player asks what each of its decision's legal lays would earn)
-        self._offered = (self.version, named, lays)
-        return named
+        return [(land[h], tile_ids[t], r, cost)
+                for h, t, r, cost in self._tile_lays(tb.company_index[company], colours, cash, terrain_discount)]
 
     def _tile_lays(self, c: int, colours, cash: int, terrain_discount: int) -> list[tuple[int, int, int, int]]:
         """`tile_lays` of company index c as (land hex, tile index, rotation, cost): the
@@ -410,13 +402,7 @@ class Board:
         h: cython.int
         t: cython.int
         out = []
-        offered: dict = self._offered_lays()
-        for lay in lays:
-            checked = offered.get(tuple(lay))  # offered by `tile_lays` on the board as it is
-            if checked is not None:
-                out.append(checked)
-                continue
-            hex, tile_id, rotation = lay
+        for hex, tile_id, rotation in lays:
             # `_checked_lay`'s checks without its messages, asked of it only on failure:
             # this runs for every candidate lay
             h, t = land_index.get(hex, -1), tile_index.get(tile_id, -1)
@@ -425,17 +411,6 @@ class Board:
                 self._checked_lay(self._land(hex), tile_id, rotation)  # raises, saying what is wrong
             out.append((h, t, rotation))
         return out
-
-    def _offered_lays(self) -> dict:
-        """(hex, tile id, rotation) -> (land hex, tile index, rotation) of the lays `tile_lays`
-        offered last, if on the board as it is (else none): built when first asked."""
-        version, named, lays = self._offered
-        if version != self.version:
-            return {}
-        if lays is not None:  # not by name yet
-            named = {(hex, tile_id, r): (h, t, r) for (hex, tile_id, r, _), (h, t, _, _) in zip(named, lays)}
-            self._offered = (version, named, None)
-        return named
 
     def _lay_effects(self, lays) -> list[tuple]:
         """(land hex, tile index, rotation, effect) of each lay ((land hex, tile index,
