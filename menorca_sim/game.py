@@ -82,8 +82,7 @@ class Game:
             if self._decision_now == "dividend":
                 # the engine has just searched the operating company's routes in this
                 # state: its plan's revenue answers `route_revenue` for the fleet it ran
-                ids = eng.t.vehicle_ids
-                fleet = tuple([ids[v] for v in eng.co_vehicles[company]])
+                fleet = tuple(_company_field(self, company, "vehicles"))
                 self._asked[(eng.t.company_ids[company], fleet)] = eng.or_plan.revenue
         return self._actor_now
 
