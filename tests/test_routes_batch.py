@@ -311,8 +311,8 @@ def test_lays_out_of_a_fleets_reach_earn_what_the_map_earns():
             for fleet in fleets(game, company):
                 if not fleet:
                     continue
-                search = routes.FleetSearch(eng.board, c, eng.is_major(c), _core_fleet(game, fleet),
-                                            operating.revenue_context(eng, c))
+                search = routes.fleet_search(eng.board, c, eng.is_major(c), _core_fleet(game, fleet),
+                                             operating.revenue_context(eng, c))
                 base = game.route_revenue(company, fleet)
                 for lay in lays:
                     inside = search.affects(eng.board.tables.land_index[lay["hex"]])

@@ -15,17 +15,6 @@ _VERSIONS = count()  # board versions: a new number for every change of any boar
 
 
 @cython.cfunc
-def _shape_fits(first_lay_shapes: list, upgrade_shapes: dict, path_bits: cython.int[:], tile: cython.int[:],
-                rot: cython.int[:], h: cython.int, t: cython.int, rotation: cython.int) -> cython.bint:
-    """Tile t at `rotation` has the track of one of the shapes allowed on land hex h now
-    (the shapes and `path_bits`: the tables')."""
-    if not 0 <= rotation < 6:
-        return False
-    shapes = first_lay_shapes[h] if tile[h] < 0 else upgrade_shapes[(tile[h], rot[h])]
-    return (t, path_bits[t * 6 + rotation]) in shapes
-
-
-@cython.cfunc
 def _colour_bits(colours) -> cython.int:
     """Tile colours (names) as bits of their indices in COLOURS."""
     bits: cython.int = 0
@@ -79,6 +68,23 @@ def _views(board) -> _LayViews:
     if views is None or views.board is not board:
         views = _LAST_VIEWS = _LayViews(board)
     return views
+
+
+@cython.cfunc
+def _shape_fits(v: _LayViews, h: cython.int, t: cython.int, rotation: cython.int) -> cython.bint:
+    """Tile t at `rotation` has the track of one of the lays allowed on land hex h now
+    (the tables' `lay_options` for the hex as it is; any rotation with equal paths is
+    that lay)."""
+    if not 0 <= rotation < 6:
+        return False
+    paths: cython.int = v.path_bits[t * 6 + rotation]
+    span: cython.int = 2 * h if v.tile[h] < 0 else 2 * (v.tile[h] * 6 + v.rot[h])
+    spans: cython.int[:] = v.first_lay_span if v.tile[h] < 0 else v.upgrade_span
+    i: cython.int
+    for i in range(spans[span], spans[span + 1], 2):
+        if v.lay_options[i] == t and v.path_bits[t * 6 + v.lay_options[i + 1]] == paths:
+            return True
+    return False
 
 
 class Board:
@@ -209,8 +215,7 @@ class Board:
         t: cython.int = tb.tile_index.get(tile_id, -1)
         if t < 0 or t >= tb.n_manifest:
             raise ValueError(f"unknown tile {tile_id!r}")
-        v: _LayViews = _views(self)
-        if not _shape_fits(tb.first_lay_shapes, tb.upgrade_shapes, v.path_bits, v.tile, v.rot, h, t, rotation):
+        if not _shape_fits(_views(self), h, t, rotation):
             raise ValueError(f"tile {tile_id} at rotation {rotation} is not a legal lay on {tb.land[h]}")
         if self.left[t] <= 0:
             raise ValueError(f"no tile {tile_id} left in the manifest")
@@ -310,7 +315,7 @@ class Board:
         most candidate lays change nothing, many others the same as another; and a lay
         out of the fleet's reach changes nothing for it, see `routes.FleetSearch.affects`)."""
         checked = self._checked_lays(lays)
-        search = routes.FleetSearch(self, self.tables.company_index[company], is_major, vehicles, ctx)
+        search = routes.fleet_search(self, self.tables.company_index[company], is_major, vehicles, ctx)
         return self._lay_revenues(search, checked)
 
     def _lay_revenues(self, search, lays) -> tuple[int, list[int]]:
@@ -354,7 +359,7 @@ class Board:
         out = []
         # one search prepared for the fleet, told of each first lay and of its undoing
         c = self.tables.company_index[company]
-        search = routes.FleetSearch(self, c, is_major, vehicles, ctx) if vehicles else None
+        search = routes.fleet_search(self, c, is_major, vehicles, ctx) if vehicles else None
         # what the first lays leave alone: the company's stations, the nodes it may not
         # cross, the colours it may lay
         own, blocked, allowed = self._own_nodes(c), self.blocked(c), _colour_bits(colours)
@@ -385,7 +390,7 @@ class Board:
     def marker_revenues(self, company: str, is_major: bool, vehicles, ctx, offboards) -> list[int]:
         """The `best_routes` revenue with one more of the company's market markers on
         each offboard of `offboards` (names), taken alone."""
-        search = routes.FleetSearch(self, self.tables.company_index[company], is_major, vehicles, ctx)
+        search = routes.fleet_search(self, self.tables.company_index[company], is_major, vehicles, ctx)
         vertex = self.tables.vertex_index
         return [search.revenue_plus(vertex[o], ctx.market_bonus) for o in offboards]
 
@@ -396,8 +401,6 @@ class Board:
         v: _LayViews = _views(self)
         land_index: dict = tb.land_index
         tile_index: dict = tb.tile_index
-        first_lay_shapes: list = tb.first_lay_shapes
-        upgrade_shapes: dict = tb.upgrade_shapes
         n_manifest: cython.int = tb.n_manifest
         h: cython.int
         t: cython.int
@@ -407,7 +410,7 @@ class Board:
             # this runs for every candidate lay
             h, t = land_index.get(hex, -1), tile_index.get(tile_id, -1)
             if h < 0 or not 0 <= t < n_manifest or v.left[t] <= 0 \
-                    or not _shape_fits(first_lay_shapes, upgrade_shapes, v.path_bits, v.tile, v.rot, h, t, rotation):
+                    or not _shape_fits(v, h, t, rotation):
                 self._checked_lay(self._land(hex), tile_id, rotation)  # raises, saying what is wrong
             out.append((h, t, rotation))
         return out

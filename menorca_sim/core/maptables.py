@@ -185,11 +185,7 @@ class MapTables:
                 if self.tile_colour[t] == 0 and self.tile_node[t] == kind
                 for r in self.rotations[t]
             ))
-        # The same as sets of (tile, path_bits): a lay at any rotation whose paths are one
-        # of these is that lay.
-        self.first_lay_shapes = [self._shapes(lays) for lays in self.first_lays]
-        self.upgrade_shapes = {key: self._shapes(lays) for key, lays in self.upgrades.items()}
-        # And flat, for typed loops over the candidates of a hex: `lay_options` holds tile,
+        # The same flat, for typed loops over the candidates of a hex: `lay_options` holds tile,
         # rotation, tile, rotation, ...; the candidates of empty land hex h are its items
         # first_lay_span[2h] .. first_lay_span[2h+1]-1, those replacing tile t at rotation r
         # its items upgrade_span[2(6t+r)] .. upgrade_span[2(6t+r)+1]-1.
@@ -206,9 +202,6 @@ class MapTables:
                 self.lay_options.extend((t, r))
             spans.append(len(self.lay_options))
         return spans
-
-    def _shapes(self, lays) -> frozenset:
-        return frozenset((t, self.path_bits[t * 6 + r]) for t, r in lays)
 
 
 def map_tables(rs) -> MapTables:

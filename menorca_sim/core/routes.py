@@ -16,7 +16,7 @@ from array import array
 
 import cython
 
-from menorca_sim.core.track import PORT, reach
+from menorca_sim.core.track import PORT
 from menorca_sim.rules.model import COLOURS
 
 # Vertex flags for one search.
@@ -26,6 +26,7 @@ FORBID = cython.declare(cython.int, 4)  # a route may never enter it
 OWN = cython.declare(cython.int, 8)  # holds the company's own station that every route must include
 FAR = cython.declare(cython.int, 1 << 20)  # "unreachable" distance
 N_COLOURS = cython.declare(cython.int, len(COLOURS))
+KINDS = ("ship", "cart")  # the vehicle kinds, searched apart and in this order
 
 
 class RevenueContext:
@@ -96,6 +97,7 @@ class _Search:
     dist: cython.int[:]  # lower bound of the units from a vertex to an OWN vertex
     dist_set: cython.int  # dist[:dist_set] may hold a lane search's bounds; beyond, all 0
     queue: cython.int[:]
+    seen: cython.uchar[:]  # `_reach_own`'s answer: per vertex, reached
     # walk state
     visits: cython.int[:]
     used: cython.ulonglong[:]
@@ -139,8 +141,10 @@ class _Search:
     n_nodes: cython.int
     n_rev: cython.int
     n_land: cython.int
+    sea_base: cython.int
     stub_base: cython.int
     epochs: cython.int
+    fleet: object  # the `FleetSearch` of these tables that `fleet_search` hands out (None: none yet)
     # the last board searched and typed views of the arrays the set-up reads (a board's
     # arrays change in place, never replaced: the views stay good; see view_board)
     viewed: object
@@ -154,6 +158,7 @@ class _Search:
         self.dist = array("i", [0]) * n_vertices
         self.dist_set = 0
         self.queue = array("i", [0]) * n_vertices
+        self.seen = bytearray(n_vertices)
         self.ustack = array("i")  # sized by prepare()
         self.trail = array("i", [0]) * 2
         self.used = array("Q", [0]) * words
@@ -172,6 +177,7 @@ class _Search:
         self.tables = None
         self.road = None
         self.viewed = None
+        self.fleet = None
 
     @cython.cfunc
     def view_board(self, board) -> cython.void:
@@ -200,8 +206,10 @@ class _Search:
         self.n_nodes = tables.n_nodes
         self.n_rev = tables.n_rev
         self.n_land = tables.n_land
+        self.sea_base = tables.sea_base
         self.stub_base = tables.stub_base
         self.epochs = tables.epochs
+        self.fleet = None
 
     def _resize(self, name: str, code: str, size: int) -> array:
         """A zeroed array of `size` keeping the old one's items (memoryviews cannot grow)."""
@@ -237,6 +245,18 @@ class _Search:
         every arc has a reverse arc and crosses a unit (the lane graph), which lets a
         breadth-first search bound the distance to the company's station and prune walks
         that cannot reach it."""
+        self._use_graph(graph)
+        self.undirected = undirected
+        self.maxk = maxrange - 1
+        if self.maxk > len(self.ustack):
+            self.ustack = array("i", [0]) * self.maxk
+            self.trail = array("i", [0]) * (2 * maxrange + 2)  # a stub and a node per unit
+        self.n = 0
+        self._distances(symmetric)
+
+    @cython.cfunc
+    def _use_graph(self, graph) -> cython.void:
+        """degree, target, unit and stride: those of `graph` (the lanes or a board's roads)."""
         if graph is self.lanes:
             self.degree, self.target, self.unit = self.lane_degree, self.lane_target, self.lane_unit
         else:
@@ -245,13 +265,43 @@ class _Search:
                 self.road_degree, self.road_target, self.road_unit, _ = graph
             self.degree, self.target, self.unit = self.road_degree, self.road_target, self.road_unit
         self.stride = graph[3]
-        self.undirected = undirected
-        self.maxk = maxrange - 1
-        if self.maxk > len(self.ustack):
-            self.ustack = array("i", [0]) * self.maxk
-            self.trail = array("i", [0]) * (2 * maxrange + 2)  # a stub and a node per unit
-        self.n = 0
-        self._distances(symmetric)
+
+    @cython.cfunc
+    @cython.initializedcheck(False)
+    def _reach_own(self, graph, flags: cython.uchar[:]) -> cython.void:
+        """seen: the vertices a route of one kind (flags as `_flags` set them) can reach
+        over `graph`: from its OWN vertices along arcs, crossing no vertex it may not pass
+        (a node that is not PASS, or FORBID and not OWN), no offboard; `track.reach`'s
+        walk, in this object's buffers (the route searches' set-up asks it for every fleet)."""
+        self._use_graph(graph)
+        n_nodes: cython.int = self.n_nodes
+        v: cython.int
+        w: cython.int
+        i: cython.int
+        f: cython.int
+        top: cython.int = 0
+        for v in range(len(self.seen)):
+            self.seen[v] = 0
+        for v in range(n_nodes):  # only nodes hold stations
+            if flags[v] & OWN:
+                self.seen[v] = 1
+                self.queue[top] = v
+                top += 1
+        while top > 0:
+            top -= 1
+            v = self.queue[top]
+            if v < self.sea_base:
+                if v >= n_nodes:
+                    continue  # an offboard ends every route
+                f = flags[v]
+                if not f & PASS or (f & FORBID and not f & OWN):
+                    continue
+            for i in range(v * self.stride, v * self.stride + self.degree[v]):
+                w = self.target[i]
+                if not self.seen[w]:
+                    self.seen[w] = 1
+                    self.queue[top] = w
+                    top += 1
 
     @cython.cfunc
     @cython.initializedcheck(False)
@@ -600,7 +650,7 @@ def _kind_groups(vehicles) -> list[tuple[str, list[int]]]:
     out = []
     i: cython.Py_ssize_t
     j: cython.Py_ssize_t
-    for kind in ("ship", "cart"):
+    for kind in KINDS:
         group: list = []
         for i in range(len(vehicles)):
             if vehicles[i][1] == kind:
@@ -680,56 +730,66 @@ class FleetSearch:
     hex's node is read again. A kind is searched again only where a lay may change its
     routes (`affects`): its revenue elsewhere is the one on the board as at construction.
     A lay that stays on the board while others are searched (a lookahead's first lay) is
-    told of with `lay_changed`, and its undoing too."""
+    told of with `lay_changed`, and its undoing too. The Board asks `fleet_search` for
+    one: the same object set up again for each fleet, its buffers allocated once."""
 
     board: object
+    tables: object  # the map tables its buffers are sized for
     search: _Search
     is_major: cython.bint
     tile: cython.int[:]  # the board's tiles (changed in place by the lays searched)
     land_node: cython.int[:]  # the tables' node per land hex (-1: none)
-    values: cython.int[:]  # vertex values as at construction, but for refreshed nodes
+    values: cython.int[:]  # vertex values as at set-up, but for refreshed nodes
     extra: cython.int[:]  # per vertex: bonuses and markers on top of the printed value
     kinds: list  # per vehicle kind present: (ship, starts, ranges longest first)
     flags: cython.uchar[:]  # per kind, per vertex: its flags (kind k at k * vertices)
     affected: cython.uchar[:]  # per kind: `_affected_hexes` (kind k at k * span)
     span: cython.int  # land hexes + revenue vertices: `_affected_hexes`' length
-    bases: list  # per kind: its revenue on the board as at construction or `lay_changed` (-1 until searched)
+    bases: list  # per kind: its revenue on the board as at set-up or `lay_changed` (-1 until searched)
     touched: cython.int  # the land hex refreshed by the last search (-1: none)
     changed: list  # land hexes whose track changed in place since the last question (`lay_changed`)
     any_affected: cython.uchar[:]  # per land hex: some kind's affected hexes hold it
 
     def __init__(self, board, c: int, is_major: bool, vehicles, ctx: RevenueContext) -> None:
-        self.board = board
-        self.is_major = is_major
-        self.search = _search_for(board.tables)
-        search: _Search = self.search
-        search.view_board(board)
-        self.tile = search.b_tile
-        self.land_node = search.land_node
-        fill_vertex_values(search, self.tile, ctx)
+        search: _Search = _search_for(board.tables)
         size: cython.int = len(search.value)
+        self.tables = board.tables
+        self.search = search
+        self.land_node = search.land_node
         self.values = array("i", [0]) * size  # a new array by repetition: one memcpy
         self.extra = array("i", [0]) * size
+        self.span = search.n_land + search.n_rev
+        self.flags = bytearray(len(KINDS) * size)
+        self.affected = bytearray(len(KINDS) * self.span)
+        self.any_affected = bytearray(search.n_land)
+        self.set_up(board, c, is_major, vehicles, ctx)
+
+    @cython.cfunc
+    def set_up(self, board, c: int, is_major: bool, vehicles, ctx: RevenueContext) -> cython.void:
+        """Prepare the search of company c's `vehicles` on `board` (of its tables)."""
+        search: _Search = _search_for(board.tables)
+        self.board = board
+        self.is_major = is_major
+        search.view_board(board)
+        self.tile = search.b_tile
+        fill_vertex_values(search, self.tile, ctx)
+        size: cython.int = len(search.value)
         v: cython.int
+        k: cython.int = 0
         for v in range(size):
             self.values[v] = self.extra[v] = search.value[v]
         for v in range(search.n_nodes):
             self.extra[v] -= _printed_value(search, self.tile, v)
-        n_land: cython.int = search.n_land
-        self.span = n_land + search.n_rev
         self.kinds = []
-        flags = bytearray()
-        affected = bytearray()
         for kind, group in _kind_groups(vehicles):
             starts = _flags(search, board, c, kind == "ship", is_major)
             self.kinds.append((kind == "ship", starts, [vehicles[i][2] for i in group]))
-            flags += search.flags
-            affected += _affected_hexes(search, search.lanes if kind == "ship" else board.road, search.flags)
-        self.flags = flags
-        self.affected = affected
+            self.flags[k * size:(k + 1) * size] = search.flags
+            _affected_hexes(search, search.lanes if kind == "ship" else board.road, search.flags,
+                            self.affected, k * self.span)
+            k += 1
         self.touched = -1
         self.changed = []
-        self.any_affected = bytearray(n_land)
         self._reset()
 
     @cython.cfunc
@@ -763,13 +823,10 @@ class FleetSearch:
         search: _Search = self.search
         n: cython.Py_ssize_t = len(search.flags)
         k: cython.Py_ssize_t
-        i: cython.int
-        reached: cython.uchar[:]
         for k in range(len(self.kinds)):
             if not self.kinds[k][0]:  # carts: their reach follows the track
-                reached = _affected_hexes(search, self.board.road, self.flags[k * n:(k + 1) * n])
-                for i in range(self.span):
-                    self.affected[k * self.span + i] = reached[i]
+                _affected_hexes(search, self.board.road, self.flags[k * n:(k + 1) * n], self.affected,
+                                k * self.span)
         self._reset()
 
     @cython.cfunc
@@ -848,40 +905,46 @@ class FleetSearch:
             self.values[v] -= amount
 
 
+def fleet_search(board, c: int, is_major: bool, vehicles, ctx: RevenueContext) -> FleetSearch:
+    """A `FleetSearch` of company c's `vehicles` on `board`: the one of the board's tables,
+    set up again (good until the next call: its buffers are reused, not allocated anew)."""
+    search: _Search = _search_for(board.tables)
+    fleet: FleetSearch = search.fleet
+    if fleet is None or fleet.tables is not board.tables:
+        search.fleet = FleetSearch(board, c, is_major, vehicles, ctx)
+    else:
+        fleet.set_up(board, c, is_major, vehicles, ctx)
+    return search.fleet
+
+
 @cython.cfunc
-def _affected_hexes(search: _Search, graph, flags: cython.uchar[:]) -> bytearray:
-    """Per land hex, 1 where a vertex lies that a route of this kind (flags as `_flags`
-    set them) can reach: every route holds an OWN vertex, and a route's vertices are
-    reached from it along arcs (track is two-way), crossing only PASS vertices and no
-    FORBID one but the OWN one it starts from (a major's carts start at its own port,
-    which they may not enter); a FORBID vertex, never entered, is counted as reached,
-    which errs on the safe side. A lay elsewhere adds arcs no route can use and changes
-    the value of no node a route can visit, so it leaves the kind's revenue alone. Then,
-    per revenue vertex (node or offboard), 1 where such a route can reach it: a bonus on
-    another's value leaves the kind's revenue alone too."""
-    n_nodes: cython.int = search.n_nodes
-    stop = bytearray(n_nodes)
-    stops: cython.uchar[:] = stop
-    own = []
-    v: cython.int
-    for v in range(n_nodes):  # only nodes hold stations, and only nodes are not PASS
-        if flags[v] & OWN:
-            own.append(v)
-        stops[v] = not flags[v] & PASS or (flags[v] & FORBID and not flags[v] & OWN)
-    seen: cython.uchar[:] = reach(search.tables, [graph], own, stop)
-    stub_base: cython.int = search.stub_base
+def _affected_hexes(search: _Search, graph, flags: cython.uchar[:], out: cython.uchar[:],
+                    at: cython.int) -> cython.void:
+    """Fill out[at:] (land hexes, then revenue vertices; not a slice, which would be a
+    copy when not compiled): per land hex, 1 where a vertex lies that a route of this kind
+    (flags as `_flags` set them) can reach: every route holds an OWN vertex, and a route's
+    vertices are reached from it along arcs (track is two-way), crossing only PASS
+    vertices and no FORBID one but the OWN one it starts from (a major's carts start at
+    its own port, which they may not enter); a FORBID vertex, never entered, is counted as
+    reached, which errs on the safe side. A lay elsewhere adds arcs no route can use and
+    changes the value of no node a route can visit, so it leaves the kind's revenue alone.
+    Then, per revenue vertex (node or offboard), 1 where such a route can reach it: a
+    bonus on another's value leaves the kind's revenue alone too."""
+    search._reach_own(graph, flags)
+    seen: cython.uchar[:] = search.seen
     n_land: cython.int = search.n_land
-    affected = bytearray(n_land + search.n_rev)
-    hexes: cython.uchar[:] = affected
-    for v in range(n_nodes):
+    stub_base: cython.int = search.stub_base
+    v: cython.int
+    for v in range(n_land):
+        out[at + v] = 0
+    for v in range(search.n_nodes):
         if seen[v]:
-            hexes[search.node_land[v]] = 1
+            out[at + search.node_land[v]] = 1
     for v in range(stub_base, len(seen)):
         if seen[v]:
-            hexes[(v - stub_base) // 6] = 1
+            out[at + (v - stub_base) // 6] = 1
     for v in range(search.n_rev):
-        hexes[n_land + v] = seen[v]
-    return affected
+        out[at + n_land + v] = seen[v]
 
 
 @cython.cfunc
