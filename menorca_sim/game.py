@@ -92,6 +92,7 @@ class Game:
         else they depend on has changed (a stock round's turns change neither)."""
         self._actor_now: tuple[int, int] | None = None
         self._decision_now: str | None = None
+        self._bank_checked = False  # `_bank` not yet compared with this state's bank
         eng = self._eng
         state = (eng.board.version, eng.revenue_version)
         if state != self._revenue_state:
@@ -234,9 +235,11 @@ class Game:
         """Ids of the vehicles the bank sells now that `company` may own (one per copy
         type, in the ruleset's order)."""
         eng = self._eng
-        bank = (eng.phase, tuple(eng.vehicles_left))  # all the bank's offer depends on
-        if bank != self._bank:
-            self._bank, self._for_sale = bank, {}
+        if not self._bank_checked:  # once per state
+            self._bank_checked = True
+            bank = (eng.phase, tuple(eng.vehicles_left))  # all the bank's offer depends on
+            if bank != self._bank:
+                self._bank, self._for_sale = bank, {}
         ids = self._for_sale.get(company)
         if ids is None:
             kinds = self.ruleset.companies[company].vehicle_kinds

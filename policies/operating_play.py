@@ -20,7 +20,12 @@ def _probe_fleet(game, company: str, fleet: list[str]) -> list[str]:
 
 
 def _skip(legal: list[dict]) -> dict:
-    return view.find_action(legal, "skip")
+    """The skip action, searched from the end: the engine lists it after a step's choices
+    (a tile lay decision offers a hundred lays)."""
+    for action in reversed(legal):
+        if action["type"] == "skip":
+            return action
+    return None
 
 
 def lay_tile(game, legal: list[dict], params, cache: DecisionCache) -> dict:
@@ -38,8 +43,9 @@ def lay_tile(game, legal: list[dict], params, cache: DecisionCache) -> dict:
     revenues = view.lay_revenues(game, company, fleet, lays)
     base = view.route_revenue(game, company, fleet)
     gains = [r - base for r in revenues]
+    horizon = params.horizon
     for a, lay_gain in zip(lays, gains):
-        gain = lay_gain * params.horizon - a["cost"]
+        gain = lay_gain * horizon - a["cost"]
         if gain > best_gain:
             best, best_gain = a, gain
     if best["type"] != "skip" or base > 0 or params.lookahead < 2:
@@ -324,12 +330,14 @@ def place_market_marker(game, legal: list[dict], params, cache: DecisionCache) -
 
 
 def place_goods_marker(game, legal: list[dict], params, cache: DecisionCache) -> dict:
-    """Where the sea companies' current routes go most often (each visit pays the minor)."""
+    """Where the sea companies' current routes go most often (each visit pays the minor).
+    Only ships are searched: they never share track with carts, so their routes are the
+    same with or without the carts."""
+    vehicles = game.ruleset.vehicles
     visits: dict[str, int] = {}
     for company, info in cache.companies(game).items():
-        plan = view.route_plan(game, company, info["vehicles"])
+        plan = view.route_plan(game, company, [v for v in info["vehicles"] if vehicles[v].kind != "cart"])
         for route in plan.routes if plan is not None else ():
-            if route.kind == "ship":
-                for node in route.nodes:
-                    visits[node] = visits.get(node, 0) + 1
+            for node in route.nodes:
+                visits[node] = visits.get(node, 0) + 1
     return max(legal, key=lambda a: (visits.get(a["offboard"], 0), -legal.index(a)))
