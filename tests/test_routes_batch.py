@@ -139,18 +139,20 @@ def test_lays_of_one_effect_earn_the_same():
     shared = collections.Counter()  # lays per (position, live effect)
     for game, lays in lay_positions(3, 3, "heuristic"):
         board = game._eng.board
-        checked = board._lay_effects(board._checked_lays([(a["hex"], a["tile"], a["rotation"]) for a in lays]))
-        shared.update((game.action_count(), effect) for _, _, _, effect in checked)
+        checked = board._checked_lays([(a["hex"], a["tile"], a["rotation"]) for a in lays])
+        board._lay_effects(checked)
+        effects = checked.effects()  # -1: none
+        shared.update((game.action_count(), effect) for effect in effects)
         for company in game.company_states():
             for fleet in fleets(game, company):
-                for lay, (_, _, _, effect) in zip(lays, checked):
+                for lay, effect in zip(lays, effects):
                     revenue = game.route_revenue(company, fleet, [lay])
                     key = (game.action_count(), company, tuple(fleet), effect)
                     assert revenues.setdefault(key, revenue) == revenue
-                    if effect is None:
+                    if effect == -1:
                         assert revenue == game.route_revenue(company, fleet)
-    assert any(effect is None for _, effect in shared)
-    assert any(effect is not None and lays > 1 for (_, effect), lays in shared.items())
+    assert any(effect == -1 for _, effect in shared)
+    assert any(effect != -1 and lays > 1 for (_, effect), lays in shared.items())
 
 
 def test_lay_revenues_check_every_lay():

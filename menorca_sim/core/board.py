@@ -70,6 +70,64 @@ def _views(board) -> _LayViews:
     return views
 
 
+@cython.cclass
+class _Lays:
+    """Candidate lays as typed columns, filled in place and read at once (a tuple per
+    lay cost more than the lay's checks): land hex, tile index, rotation and cost of lay
+    i < n, and, once `Board._lay_effects` ran, its effect on routes as a number (-1: none)."""
+
+    n: cython.int  # lays held
+    h: cython.int[:]
+    t: cython.int[:]
+    r: cython.int[:]
+    cost: cython.int[:]
+    effect: cython.longlong[:]
+
+    def __init__(self) -> None:
+        self.n = 0
+        self._grow(256)
+
+    @cython.cfunc
+    def _grow(self, size: cython.int) -> cython.void:
+        """Room for `size` lays, keeping the n held (memoryviews cannot grow)."""
+        columns = [array("i", [0]) * size for _ in range(4)] + [array("q", [0]) * size]
+        i: cython.int
+        for i in range(self.n):
+            columns[0][i], columns[1][i], columns[2][i], columns[3][i] = self.h[i], self.t[i], self.r[i], self.cost[i]
+        self.h, self.t, self.r, self.cost, self.effect = columns
+
+    @cython.cfunc
+    def add(self, h: cython.int, t: cython.int, r: cython.int, cost: cython.int) -> cython.void:
+        if self.n == len(self.h):
+            self._grow(2 * self.n)
+        self.h[self.n], self.t[self.n], self.r[self.n], self.cost[self.n] = h, t, r, cost
+        self.n += 1
+
+    def as_tuples(self) -> list[tuple[int, int, int, int]]:
+        """(land hex, tile index, rotation, cost) of each lay."""
+        i: cython.int
+        out = []
+        for i in range(self.n):
+            out.append((self.h[i], self.t[i], self.r[i], self.cost[i]))
+        return out
+
+    def effects(self) -> list[int]:
+        """The effect number of each lay (see `Board._lay_effects`)."""
+        i: cython.int
+        return [self.effect[i] for i in range(self.n)]
+
+
+@cython.cfunc
+def _lays() -> _Lays:
+    """The lays buffer, emptied: each user fills and reads it before the next asks for it."""
+    lays: _Lays = _LAYS
+    lays.n = 0
+    return lays
+
+
+_LAYS = _Lays()
+
+
 @cython.cfunc
 def _shape_fits(v: _LayViews, h: cython.int, t: cython.int, rotation: cython.int) -> cython.bint:
     """Tile t at `rotation` has the track of one of the lays allowed on land hex h now
@@ -140,15 +198,16 @@ class Board:
                 for h, t, r, cost in self._tile_lays(tb.company_index[company], colours, cash, terrain_discount)]
 
     def _tile_lays(self, c: int, colours, cash: int, terrain_discount: int) -> list[tuple[int, int, int, int]]:
-        """`tile_lays` of company index c as (land hex, tile index, rotation, cost): the
-        lookahead's lays, searched without names or checks."""
+        """`tile_lays` of company index c as (land hex, tile index, rotation, cost)."""
         own = self._own_nodes(c)
-        return self._lays_reached(_colour_bits(colours), own, self._reach(c, own, [self.road]), cash, terrain_discount)
+        return self._lays_reached(_colour_bits(colours), own, self._reach(c, own, [self.road]), cash,
+                                  terrain_discount).as_tuples()
 
     def _lays_reached(self, allowed: cython.int, own: list, reached: cython.uchar[:], cash: int,
-                      terrain_discount: int) -> list[tuple[int, int, int, int]]:
+                      terrain_discount: int) -> _Lays:
         """`_tile_lays` of a company with stations on the nodes `own`, whose network
-        reaches the vertices `reached`, with tiles of the colours `allowed` (as bits)."""
+        reaches the vertices `reached`, with tiles of the colours `allowed` (as bits): the
+        lookahead's lays, searched without names or checks, in the lays buffer."""
         tb = self.tables
         own_node = bytearray(tb.n_nodes)
         for n in own:
@@ -169,7 +228,7 @@ class Board:
         cost: cython.int
         open_edges: cython.int
         home: cython.bint
-        out = []
+        out: _Lays = _lays()
         for h in range(tb.n_land):
             # edges of h where company track in the neighbour arrives, as bits
             open_edges = 0
@@ -189,7 +248,7 @@ class Board:
                 if v.left[t] <= 0 or not (allowed >> v.tile_colour[t]) & 1:
                     continue
                 if home or v.edge_mask[t * 6 + r] & open_edges:
-                    out.append((h, t, r, cost))
+                    out.add(h, t, r, cost)
         return out
 
     def lay_tile(self, hex: str, tile_id: str, rotation: int) -> None:
@@ -318,32 +377,36 @@ class Board:
         search = routes.fleet_search(self, self.tables.company_index[company], is_major, vehicles, ctx)
         return self._lay_revenues(search, checked)
 
-    def _lay_revenues(self, search, lays) -> tuple[int, list[int]]:
+    def _lay_revenues(self, search, lays: _Lays) -> tuple[int, list[int]]:
         """`lay_revenues` asked of `search`, a `FleetSearch` of this board as it is, for
-        `lays` given as (land hex, tile index, rotation, ...), each legal on the board now."""
+        `lays` (the lays buffer), each legal on the board now."""
         h: cython.int
+        i: cython.int
         old: cython.int
         old_rot: cython.int
         revenue: cython.int
+        effect: cython.longlong
+        self._lay_effects(lays)
         # the board as it is: each kind's revenue, kept for the lays that leave the kind alone
-        found: dict = {None: search.revenue(-1)}  # effect -> revenue
+        base: cython.int = search.revenue(-1)
+        found: dict = {-1: base}  # effect -> revenue
         reach: cython.uchar[:] = search.reach()  # per land hex: may a lay there change the revenue
         out = []
         version = self.version  # each lay is undone: the board ends as it began
-        for h, t, rotation, effect in self._lay_effects(lays):
-            if not reach[h]:
-                effect = None  # out of the fleet's reach
+        for i in range(lays.n):
+            h = lays.h[i]
+            effect = lays.effect[i] if reach[h] else -1  # out of the fleet's reach: none
             revenue = found.get(effect, -1)  # revenues are never negative
             if revenue < 0:
                 old, old_rot = self.tile[h], self.rot[h]
-                self._put(h, t, rotation)
+                self._put(h, lays.t[i], lays.r[i])
                 try:
                     revenue = found[effect] = search.revenue(h)
                 finally:
                     self._unlay(h, old, old_rot)
                     self.version = version
             out.append(revenue)
-        return found[None], out
+        return base, out
 
     def next_lay_revenues(self, company: str, is_major: bool, vehicles, ctx, firsts, colours, cash: int,
                           terrain_discount: int, until_earning: bool = False) -> list[list[int]]:
@@ -356,6 +419,7 @@ class Board:
         t: cython.int
         old: cython.int
         old_rot: cython.int
+        lays: _Lays
         out = []
         # one search prepared for the fleet, told of each first lay and of its undoing
         c = self.tables.company_index[company]
@@ -373,7 +437,7 @@ class Board:
                 lays = self._lays_reached(allowed, own, track.reach(self.tables, [self.road], own, blocked),
                                           cash - cost, terrain_discount)
                 if search is None:
-                    revenues = [0] * len(lays)
+                    revenues = [0] * lays.n
                 else:
                     search.lay_changed(h)
                     revenues = self._lay_revenues(search, lays)[1]
@@ -394,9 +458,9 @@ class Board:
         vertex = self.tables.vertex_index
         return [search.revenue_plus(vertex[o], ctx.market_bonus) for o in offboards]
 
-    def _checked_lays(self, lays) -> list[tuple[int, int, int]]:
-        """(land hex, tile index, rotation) of each lay ((hex, tile id, rotation) each),
-        checked as `lay_tile` checks it."""
+    def _checked_lays(self, lays) -> _Lays:
+        """Each lay ((hex, tile id, rotation) each), checked as `lay_tile` checks it, in
+        the lays buffer (cost 0)."""
         tb = self.tables
         v: _LayViews = _views(self)
         land_index: dict = tb.land_index
@@ -404,7 +468,7 @@ class Board:
         n_manifest: cython.int = tb.n_manifest
         h: cython.int
         t: cython.int
-        out = []
+        out: _Lays = _lays()
         for hex, tile_id, rotation in lays:
             # `_checked_lay`'s checks without its messages, asked of it only on failure:
             # this runs for every candidate lay
@@ -412,17 +476,17 @@ class Board:
             if h < 0 or not 0 <= t < n_manifest or v.left[t] <= 0 \
                     or not _shape_fits(v, h, t, rotation):
                 self._checked_lay(self._land(hex), tile_id, rotation)  # raises, saying what is wrong
-            out.append((h, t, rotation))
+            out.add(h, t, rotation, 0)
         return out
 
-    def _lay_effects(self, lays) -> list[tuple]:
-        """(land hex, tile index, rotation, effect) of each lay ((land hex, tile index,
-        rotation, ...) each, legal on the board now). Lays with equal effects earn the
-        same for every fleet: a route can use a path the lay adds only if it is live, each
-        end at the hex's node or facing track (a neighbour's tile reaching the side they
-        share), since a route cannot end on a bare hex side; so the effect is the hex, the
-        tile's colour (its node's value) and the live paths added, or None, the map
-        unchanged, where the hex has no node and no live path is added."""
+    def _lay_effects(self, lays: _Lays) -> None:
+        """Fill the effect of each of `lays` (legal on the board now). Lays with equal
+        effects earn the same for every fleet: a route can use a path the lay adds only if
+        it is live, each end at the hex's node or facing track (a neighbour's tile reaching
+        the side they share), since a route cannot end on a bare hex side; so the effect is
+        the hex, the tile's colour (its node's value) and the live paths added, as one
+        number (hex << 40 | colour << 32 | live paths' bits), or -1, the map unchanged,
+        where the hex has no node and no live path is added."""
         v: _LayViews = _views(self)
         h: cython.int
         t: cython.int
@@ -430,12 +494,12 @@ class Board:
         e: cython.int
         j: cython.int
         i: cython.int
+        k: cython.int
         added: cython.int
         live: cython.int
         ends: cython.int
-        out = []
-        for lay in lays:
-            h, t, r = lay[0], lay[1], lay[2]
+        for k in range(lays.n):
+            h, t, r = lays.h[k], lays.t[k], lays.r[k]
             added = v.path_bits[t * 6 + r]
             if v.tile[h] >= 0:
                 added &= ~v.path_bits[v.tile[h] * 6 + v.rot[h]]
@@ -448,8 +512,11 @@ class Board:
             for i in range(v.n_pairs):
                 if (added >> i) & (ends >> v.pair_a[i]) & (ends >> v.pair_b[i]) & 1:
                     live |= 1 << i
-            out.append((h, t, r, None if live == 0 and v.land_node[h] < 0 else (h, v.tile_colour[t], live)))
-        return out
+            if live == 0 and v.land_node[h] < 0:
+                lays.effect[k] = -1
+            else:
+                lays.effect[k] = ((cython.cast(cython.longlong, h) << 40)
+                                  | (cython.cast(cython.longlong, v.tile_colour[t]) << 32) | live)
 
     def _unlay(self, h: cython.int, old: cython.int, old_rot: cython.int) -> None:
         """Undo `lay_tile` on land hex h, which held tile `old` at `old_rot` before."""
