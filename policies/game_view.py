@@ -16,6 +16,15 @@ def find_action(legal: list[dict], *types: str) -> dict | None:
     return None
 
 
+def find_last(legal: list[dict], *types: str) -> dict | None:
+    """The last legal action of one of `types` (None if there is none): the pass or skip,
+    which the engine lists after a step's choices (a hundred tile lays, a turn's buys)."""
+    for action in reversed(legal):
+        if action["type"] in types:
+            return action
+    return None
+
+
 # --- auction -------------------------------------------------------------------------------
 def auction_lot(game) -> tuple[str, int]:
     """(legacy on offer as the cheapest, its current price)."""

@@ -20,12 +20,7 @@ def _probe_fleet(game, company: str, fleet: list[str]) -> list[str]:
 
 
 def _skip(legal: list[dict]) -> dict:
-    """The skip action, searched from the end: the engine lists it after a step's choices
-    (a tile lay decision offers a hundred lays)."""
-    for action in reversed(legal):
-        if action["type"] == "skip":
-            return action
-    return None
+    return view.find_last(legal, "skip")
 
 
 def lay_tile(game, legal: list[dict], params, cache: DecisionCache) -> dict:

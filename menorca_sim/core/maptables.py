@@ -152,15 +152,20 @@ class MapTables:
                         if end != NODE:
                             bits |= 1 << end
                 self.edge_mask[t * 6 + r] = bits
-        # local_arcs[t*6+r]: the road arcs inside a hex holding tile t at rotation r, as
-        # (from, to) pairs: from = edge entered (0-5) or NODE, to = edge left or NODE.
-        self.local_arcs = []
+        # The road arcs inside a hex holding tile t at rotation r, as (from, to) pairs:
+        # from = edge entered (0-5) or NODE, to = edge left or NODE; flat, for set_hex's
+        # typed loop: from, to, from, to, ... at local_arcs[local_arc_span[t*6+r] ..
+        # local_arc_span[t*6+r+1]-1].
+        self.local_arcs = array("i")
+        self.local_arc_span = array("i", [0])
         for per_rot in self.paths:
             for p in per_rot:
                 arcs = []
                 for a, b in p:
                     arcs += [(a, b), (b, a)]
-                self.local_arcs.append(tuple(sorted(arcs)))
+                for a, b in sorted(arcs):
+                    self.local_arcs.extend((a, b))
+                self.local_arc_span.append(len(self.local_arcs))
         # upgrades[(t, r)]: (new tile, new rotation) pairs that are one colour up, have the
         # same node kind and keep every path of tile t laid at rotation r.
         self.upgrades: dict[tuple[int, int], tuple[tuple[int, int], ...]] = {}

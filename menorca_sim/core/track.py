@@ -39,6 +39,9 @@ class _Graph:
     neighbour: cython.int[:]
     side_unit: cython.int[:]
     land_node: cython.int[:]
+    local_arcs: cython.int[:]
+    local_arc_span: cython.int[:]
+    stub_base: cython.int
 
     def __init__(self, graph: tuple) -> None:
         self.graph = graph
@@ -51,6 +54,8 @@ class _Graph:
         if self.tables is not tables:
             self.tables = tables
             self.neighbour, self.side_unit, self.land_node = tables.neighbour, tables.side_unit, tables.land_node
+            self.local_arcs, self.local_arc_span = tables.local_arcs, tables.local_arc_span
+            self.stub_base = tables.stub_base
         return self
 
 
@@ -78,10 +83,12 @@ def set_hex(tables, road: tuple, h: cython.int, tile: cython.int, rotation: cyth
     unit: cython.int[:] = g.unit
     neighbour: cython.int[:] = g.neighbour
     side_unit: cython.int[:] = g.side_unit
+    arcs: cython.int[:] = g.local_arcs
     node: cython.int = g.land_node[h]
-    stub_base: cython.int = tables.stub_base
+    stub_base: cython.int = g.stub_base
     stub: cython.int = stub_base + h * 6
     e: cython.int
+    i: cython.int
     a: cython.int
     b: cython.int
     j: cython.int
@@ -92,7 +99,8 @@ def set_hex(tables, road: tuple, h: cython.int, tile: cython.int, rotation: cyth
         degree[node] = 0
     if tile < 0:
         return
-    for a, b in tables.local_arcs[tile * 6 + rotation]:
+    for i in range(g.local_arc_span[tile * 6 + rotation], g.local_arc_span[tile * 6 + rotation + 1], 2):
+        a, b = arcs[i], arcs[i + 1]
         source = node if a == NODE else stub + a
         if b == NODE:
             _add(degree, target, unit, source, node, -1)
