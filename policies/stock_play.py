@@ -92,11 +92,11 @@ def _start(game, legal: list[dict], seat: int, params, cash: int, cache: Decisio
     `start_share`..1 of its cash (by `risk`) and at least two of the cheapest vehicles'
     worth (the capital its company starts with): a major at the highest such par (more
     capital, more vehicles), else a minor; only a company with prospects of a route."""
-    starts = [a for a in legal if a["type"] == "start_company"]
-    if not starts:
-        return None
     directed = len([info for info in cache.companies(game).values() if info["director"] == seat])
     if directed >= params.max_companies:
+        return None
+    starts = [a for a in legal if a["type"] == "start_company"]
+    if not starts:
         return None
     rs = game.ruleset
     budget = cash * (params.start_share + (1 - params.start_share) * params.risk)
@@ -105,9 +105,10 @@ def _start(game, legal: list[dict], seat: int, params, cash: int, cache: Decisio
     def cost(a: dict) -> int:
         return a["par"] * rs.companies[a["company"]].certificates[0] // 10
 
-    affordable = sorted([a for a in starts if first_fleet <= cost(a) <= budget],
-                        key=lambda a: (rs.companies[a["company"]].kind != "major", -a["par"], starts.index(a)))
-    for a in affordable:
+    # majors first, the highest par first, then in the order offered
+    affordable = sorted([(rs.companies[a["company"]].kind != "major", -a["par"], i, a)
+                         for i, a in enumerate(starts) if first_fleet <= cost(a) <= budget])
+    for _, _, _, a in affordable:
         if _has_prospects(game, a, params.lookahead):
             return a
     return None

@@ -85,6 +85,7 @@ class _Search:
     # the two graphs searched (the tables' lanes, the last board's roads) as taken by
     # prepare: taking an array's memoryview anew costs more than setting up a search
     lanes: object
+    graph_now: object  # the graph of degree, target and unit now (see _use_graph)
     lane_degree: cython.int[:]
     lane_target: cython.int[:]
     lane_unit: cython.int[:]
@@ -176,6 +177,7 @@ class _Search:
         self.flags = bytearray(n_vertices)
         self.tables = None
         self.road = None
+        self.graph_now = None
         self.viewed = None
         self.fleet = None
 
@@ -195,6 +197,7 @@ class _Search:
         than the set-up's loops)."""
         self.tables = tables
         self.lanes = tables.lanes_graph
+        self.graph_now = None
         self.lane_degree, self.lane_target, self.lane_unit, _ = tables.lanes_graph
         self.tile_colour = tables.tile_colour
         self.node_land = tables.node_land
@@ -257,6 +260,9 @@ class _Search:
     @cython.cfunc
     def _use_graph(self, graph) -> cython.void:
         """degree, target, unit and stride: those of `graph` (the lanes or a board's roads)."""
+        if graph is self.graph_now:  # the views are set (each set costs atomic counts)
+            return
+        self.graph_now = graph
         if graph is self.lanes:
             self.degree, self.target, self.unit = self.lane_degree, self.lane_target, self.lane_unit
         else:

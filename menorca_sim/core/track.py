@@ -58,6 +58,42 @@ class _Graph:
             self.stub_base = tables.stub_base
         return self
 
+    @cython.cfunc
+    def set_hex(self, h: cython.int, tile: cython.int, rotation: cython.int) -> cython.void:
+        """`set_hex` on this road graph (its views read in place: a memoryview copied to a
+        local costs two atomic counts, more than a tile's arcs)."""
+        node: cython.int = self.land_node[h]
+        stub: cython.int = self.stub_base + h * 6
+        e: cython.int
+        i: cython.int
+        a: cython.int
+        b: cython.int
+        j: cython.int
+        source: cython.int
+        for e in range(6):
+            self.degree[stub + e] = 0
+        if node >= 0:
+            self.degree[node] = 0
+        if tile < 0:
+            return
+        for i in range(self.local_arc_span[tile * 6 + rotation], self.local_arc_span[tile * 6 + rotation + 1], 2):
+            a, b = self.local_arcs[i], self.local_arcs[i + 1]
+            source = node if a == NODE else stub + a
+            if b == NODE:
+                self._add(source, node, -1)
+                continue
+            j = self.neighbour[h * 6 + b]
+            if j >= 0:  # a road facing the sea or the map edge leads nowhere
+                self._add(source, self.stub_base + j * 6 + (b + 3) % 6, self.side_unit[h * 6 + b])
+
+    @cython.cfunc
+    @cython.inline
+    def _add(self, source: cython.int, to: cython.int, u: cython.int) -> cython.void:
+        slot: cython.int = source * self.stride + self.degree[source]
+        self.target[slot] = to
+        self.unit[slot] = u
+        self.degree[source] += 1
+
 
 _RECENT: list = [None, None]  # the graphs asked for last, newest first (a board's roads, the lanes)
 
@@ -77,47 +113,7 @@ def _graph(graph: tuple) -> _Graph:
 
 def set_hex(tables, road: tuple, h: cython.int, tile: cython.int, rotation: cython.int) -> None:
     """Rewrite the road arcs of land hex h for `tile` at `rotation` (tile -1: no track)."""
-    g: _Graph = _graph(road).of(tables)
-    degree: cython.int[:] = g.degree
-    target: cython.int[:] = g.target
-    unit: cython.int[:] = g.unit
-    neighbour: cython.int[:] = g.neighbour
-    side_unit: cython.int[:] = g.side_unit
-    arcs: cython.int[:] = g.local_arcs
-    node: cython.int = g.land_node[h]
-    stub_base: cython.int = g.stub_base
-    stub: cython.int = stub_base + h * 6
-    e: cython.int
-    i: cython.int
-    a: cython.int
-    b: cython.int
-    j: cython.int
-    source: cython.int
-    for e in range(6):
-        degree[stub + e] = 0
-    if node >= 0:
-        degree[node] = 0
-    if tile < 0:
-        return
-    for i in range(g.local_arc_span[tile * 6 + rotation], g.local_arc_span[tile * 6 + rotation + 1], 2):
-        a, b = arcs[i], arcs[i + 1]
-        source = node if a == NODE else stub + a
-        if b == NODE:
-            _add(degree, target, unit, source, node, -1)
-            continue
-        j = neighbour[h * 6 + b]
-        if j >= 0:  # a road facing the sea or the map edge leads nowhere
-            _add(degree, target, unit, source, stub_base + j * 6 + (b + 3) % 6, side_unit[h * 6 + b])
-
-
-@cython.cfunc
-@cython.inline
-def _add(degree: cython.int[:], target: cython.int[:], unit: cython.int[:], source: cython.int, to: cython.int,
-         u: cython.int) -> cython.void:
-    slot: cython.int = source * ROAD_STRIDE + degree[source]
-    target[slot] = to
-    unit[slot] = u
-    degree[source] += 1
+    _graph(road).of(tables).set_hex(h, tile, rotation)
 
 
 def reach(tables, graphs, sources: list[int], blocked) -> bytearray:
