@@ -22,8 +22,8 @@ DIRECTIVES = {
 # Cython would enforce) and indexing keeps Python's checks, so they behave exactly like
 # their sources, which MENORCA_SIM_PURE=1 runs instead; compiled, they skip the
 # interpreter's dispatch (~10 % of the players' time).
-LAYERS = ["menorca_sim/game.py", "policies/game_view.py", "policies/valuation.py", "policies/heuristic.py",
-          "policies/operating_play.py", "policies/stock_play.py"]
+LAYERS = ["menorca_sim/game.py", "policies/base.py", "policies/game_view.py", "policies/valuation.py",
+          "policies/heuristic.py", "policies/auction.py", "policies/operating_play.py", "policies/stock_play.py"]
 LAYER_DIRECTIVES = {"language_level": 3, "cdivision": False, "annotation_typing": False, "embedsignature": True}
 
 # The Makefile installs the package editable with MENORCA_SIM_NO_EXT=1, then compiles in

@@ -333,9 +333,27 @@ class Game:
                                             [(lay["hex"], lay["tile"], lay["rotation"])
                                              for lay in _only(lays, "lay_tile", "a tile lay")])
         if not done:  # the revenue before the lays, searched on the way: `route_revenue` remembers it
-            fleet = tuple(vehicles)
-            self._asked[(company, fleet)] = base
-            self._revenues.put(self._key_number(c, company), fleet, base)
+            self._remember(c, company, tuple(vehicles), base)
+        return revenues
+
+    def _remember(self, c: int, company: str, fleet: tuple, revenue: int) -> None:
+        """`route_revenue(company, fleet)` on the map as it is, searched on the way."""
+        self._asked[(company, fleet)] = revenue
+        self._revenues.put(self._key_number(c, company), fleet, revenue)
+
+    def station_revenues(self, company: str, vehicles: list[str], stations: list[dict]) -> list[int]:
+        """`route_revenue(company, vehicles, [station])` for each `place_station` action of
+        `stations`, answered in one call to the core (0 each without vehicles)."""
+        if not vehicles:
+            return [0] * len(stations)
+        eng = self._eng
+        c = eng.t.company_index[company]
+        base, revenues = eng.board.station_revenues(company, eng.is_major(c), self._fleet(vehicles),
+                                                    self._context_of(c),
+                                                    [site["node"] for site in _only(stations, "place_station",
+                                                                                    "a station placement")],
+                                                    operating.station_kind(eng, c))
+        self._remember(c, company, tuple(vehicles), base)
         return revenues
 
     def marker_revenues(self, company: str, vehicles: list[str], markers: list[dict]) -> list[int]:
@@ -648,14 +666,18 @@ def _fields(known: tuple[str, ...], fields: Sequence[str] | None) -> tuple[str, 
     """The fields asked (all `known` by default), each checked to be one of `known`."""
     if fields is None:
         return known
-    names = _CHECKED.get(fields) if type(fields) is tuple else None
-    if names is None:
-        names = tuple(fields)
-        unknown = [f for f in names if f not in known]
-        if unknown:
-            raise ValueError(f"unknown record field(s) {', '.join(map(repr, unknown))}; known: {', '.join(known)}")
-        _CHECKED[names] = names
+    checked = _CHECKED.get(id(fields))  # a player asks with the same tuple again and again
+    if checked is not None and checked is fields:
+        return checked
+    names = tuple(fields)
+    unknown = [f for f in names if f not in known]
+    if unknown:
+        raise ValueError(f"unknown record field(s) {', '.join(map(repr, unknown))}; known: {', '.join(known)}")
+    if type(fields) is tuple:
+        if len(_CHECKED) >= 256:  # tuples built anew for each question: keep a few only
+            _CHECKED.clear()
+        _CHECKED[id(fields)] = fields  # kept here, so its id names no other object
     return names
 
 
-_CHECKED: dict[tuple, tuple] = {}  # fields asked -> the same, once checked
+_CHECKED: dict[int, tuple] = {}  # id of a fields tuple -> that tuple, once checked

@@ -1,7 +1,7 @@
 """What the scripted players ask of a game beyond its state records (`company_states`,
 `player_state`) and the legal actions, in the terms they think in. Everything goes
 through the public Game API (`auction_state`, `route_plan`, `lay_revenues`,
-`next_lays`, `pending_revenue`, `vehicles_for_sale`, ...); this module
+`station_revenues`, `next_lays`, `pending_revenue`, `vehicles_for_sale`, ...); this module
 only names and reshapes those answers."""
 from __future__ import annotations
 
@@ -56,6 +56,11 @@ def route_revenue(game, company: str, vehicles: list[str], changes=()) -> int:
 def lay_revenues(game, company: str, vehicles: list[str], lays: list[dict], done=()) -> list[int]:
     """`route_revenue(game, company, vehicles, done + [lay])` for each tile lay, in one core call."""
     return game.lay_revenues(company, list(vehicles), lays, done)
+
+
+def station_revenues(game, company: str, vehicles: list[str], stations: list[dict]) -> list[int]:
+    """`route_revenue(game, company, vehicles, [station])` for each station placement, in one core call."""
+    return game.station_revenues(company, list(vehicles), stations)
 
 
 def marker_revenues(game, company: str, vehicles: list[str], markers: list[dict]) -> list[int]:

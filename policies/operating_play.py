@@ -103,13 +103,15 @@ def place_station(game, legal: list[dict], params, cache: DecisionCache) -> dict
     """The site where the probe fleet earns most, if that repays its cost in the horizon."""
     company, info = _company(game, cache)
     fleet = _probe_fleet(game, company, info["vehicles"])
-    base = view.route_revenue(game, company, fleet)
     spare = info["cash"] - vehicle_shortfall(game, company, info)
+    sites = [a for a in legal if a["type"] == "place_station" and a["cost"] <= spare]
+    if not sites:
+        return _skip(legal)
+    revenues = view.station_revenues(game, company, fleet, sites)  # the revenue before them on the way
+    base = view.route_revenue(game, company, fleet)
     best, best_gain = _skip(legal), 0.0
-    for a in legal:
-        if a["type"] != "place_station" or a["cost"] > spare:
-            continue
-        gain = (view.route_revenue(game, company, fleet, [a]) - base) * params.horizon - a["cost"]
+    for a, revenue in zip(sites, revenues):
+        gain = (revenue - base) * params.horizon - a["cost"]
         if gain > best_gain:
             best, best_gain = a, gain
     return best

@@ -5,8 +5,10 @@ from __future__ import annotations
 from policies import game_view as view
 
 
-# The parts of the state records the scripted players read (built at every decision).
+# The parts of the state records the scripted players read (built at every decision):
+# of every company, and of the company whose own decision it is.
 COMPANY_FIELDS = ("cash", "price", "par", "director", "vehicles")
+OWN_FIELDS = ("cash", "price", "vehicles")
 PLAYER_FIELDS = ("cash", "certs")
 
 
@@ -35,9 +37,10 @@ class DecisionCache:
         return self._companies
 
     def company(self, game, company: str) -> dict:
-        """`companies(game)[company]`, built alone when the others are not asked for."""
+        """`companies(game)[company]`, or, built alone when the others are not asked for,
+        its `OWN_FIELDS` only (what a company's own decisions read)."""
         if company not in self._companies:
-            self._companies[company] = game.company_state(company, COMPANY_FIELDS)
+            self._companies[company] = game.company_state(company, OWN_FIELDS)
         return self._companies[company]
 
     def player(self, game, seat: int) -> dict:

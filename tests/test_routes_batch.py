@@ -215,6 +215,48 @@ def test_next_lay_revenues_each_check_the_first_lays():
     assert board_state(game._eng.board) == before
 
 
+def station_positions(players: int, seed: int, limit: int = 12):
+    """(game, legal station placements) at the first `limit` station decisions of one game."""
+    rs = load_ruleset()
+    game = Game(rs, players=players, seed=seed)
+    seats = [policies.make_policy("heuristic", s, np.random.default_rng(seed * 7 + s)) for s in range(players)]
+    while not game.is_over() and limit > 0:
+        legal = game.legal_actions()
+        sites = [a for a in legal if a["type"] == "place_station"]
+        if sites:
+            yield game, sites
+            limit -= 1
+        game.apply(seats[game.current_actor()].act(game, legal))
+
+
+@pytest.mark.parametrize("players,seed", [(2, 4), (3, 3)])
+def test_game_station_revenues_equal_one_plan_per_station(players, seed):
+    """One core call answers what each station would earn, as a search on a copy does,
+    and leaves the board as it was."""
+    gained = 0
+    for game, sites in station_positions(players, seed):
+        company = game.actor_label()
+        board = game._eng.board
+        before, version = board_state(board), board.version
+        for fleet in fleets(game, company):
+            expected = [game.route_revenue(company, fleet, [site]) for site in sites]
+            assert game.station_revenues(company, fleet, sites) == expected
+            assert board_state(board) == before and board.version == version
+            gained += max(expected, default=0) > game.route_revenue(company, fleet)
+    assert gained > 0  # some stations earn
+
+
+def test_station_revenues_reject_other_actions_and_taken_sites():
+    game, sites = next(station_positions(3, 3))
+    company = game.actor_label()
+    fleet = fleets(game, company)[0]
+    with pytest.raises(ValueError):
+        game.station_revenues(company, fleet, [{"type": "skip"}])
+    own = game.company_state(company, ("stations",))["stations"][0]
+    with pytest.raises(ValueError, match="cannot place"):
+        game.station_revenues(company, fleet, [dict(sites[0], node=own)])
+
+
 def test_marker_revenues_equal_one_plan_per_marker():
     markers = [{"type": "place_market_marker", "offboard": o} for o in load_ruleset().map.offboards]
     gained = 0

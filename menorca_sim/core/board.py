@@ -312,18 +312,30 @@ class Board:
 
     def place_station(self, company: str, node: str, kind: str) -> None:
         """Place a station (home stations too: no connectivity check here)."""
-        c = self.tables.company_index[company]
+        self._place(self.tables.company_index[company], node, kind)
+
+    def _place(self, c: int, node: str, kind: str) -> tuple[int, int]:
+        """`place_station` for company index c; returns the slot taken and the kind it held
+        (see `_unplace`)."""
         n = self._node(node)
         k = STATION_KINDS.index(kind)
         if not self._site_ok(n, k) or n in self._own_nodes(c):
-            raise ValueError(f"{company} cannot place a {kind} at {node}")
+            raise ValueError(f"{self.tables.company_ids[c]} cannot place a {kind} at {node}")
         for s in range(self.tables.node_slots[n]):
             i = n * self.slots + s
             if self.station_company[i] < 0:
+                held = self.station_kind[i]
                 self.station_company[i] = c
                 self.station_kind[i] = k
                 self.version = next(_VERSIONS)
-                return
+                return i, held
+        raise AssertionError("a site with a free slot has one")
+
+    def _unplace(self, i: int, kind: int) -> None:
+        """Undo `_place`, which took slot i, whose kind was `kind` before."""
+        self.station_company[i] = -1
+        self.station_kind[i] = kind
+        self.version = next(_VERSIONS)
 
     def replace_company(self, old: str, new: str) -> None:
         o, n = self.tables.company_index[old], self.tables.company_index[new]
@@ -450,6 +462,24 @@ class Board:
             if until_earning and any(revenues):  # revenues are never negative
                 break
         return out
+
+    def station_revenues(self, company: str, is_major: bool, vehicles, ctx, nodes,
+                         kind: str) -> tuple[int, list[int]]:
+        """The `best_revenue` on the board as it is, and with one more station of `kind` of
+        the company on each node of `nodes` (names), taken alone: placed in place, searched
+        and removed one by one (no copy)."""
+        c = self.tables.company_index[company]
+        base = routes.best_revenue(self, c, is_major, vehicles, ctx)
+        out = []
+        version = self.version  # each station is removed: the board ends as it began
+        for node in nodes:
+            slot, held = self._place(c, node, kind)
+            try:
+                out.append(routes.best_revenue(self, c, is_major, vehicles, ctx))
+            finally:
+                self._unplace(slot, held)
+                self.version = version
+        return base, out
 
     def marker_revenues(self, company: str, is_major: bool, vehicles, ctx, offboards) -> list[int]:
         """The `best_routes` revenue with one more of the company's market markers on

@@ -141,6 +141,7 @@ class _Search:
     vertex_index: dict
     n_nodes: cython.int
     n_rev: cython.int
+    rev_vertices: list  # 0 .. n_rev-1, where ship routes start (shared: never change it)
     n_land: cython.int
     sea_base: cython.int
     stub_base: cython.int
@@ -208,6 +209,7 @@ class _Search:
         self.vertex_index = tables.vertex_index
         self.n_nodes = tables.n_nodes
         self.n_rev = tables.n_rev
+        self.rev_vertices = list(range(tables.n_rev))
         self.n_land = tables.n_land
         self.sea_base = tables.sea_base
         self.stub_base = tables.stub_base
@@ -644,7 +646,7 @@ def _flags(search: _Search, board, c: cython.int, ship: cython.bint, is_major: c
             own_ports.append(v)
         fl[v] = f
     if ship:
-        return list(range(n_rev))
+        return search.rev_vertices
     if is_major:
         return own_ports
     return [v for v in range(n_nodes) if not fl[v] & FORBID]
