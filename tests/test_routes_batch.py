@@ -267,6 +267,11 @@ def test_marker_revenues_equal_one_plan_per_marker():
                 assert game.marker_revenues(company, fleet, markers) == expected
                 gained += max(expected, default=0) > game.route_revenue(company, fleet)
     assert gained > 0
+    node = next(iter(load_ruleset().map.nodes))  # markers go on offboards only
+    with pytest.raises(ValueError, match="not an offboard"):
+        game._eng.board.marker_revenues(company, False, _core_fleet(game, fleets(game, company)[0]),
+                                        operating.revenue_context(game._eng, game._eng.t.company_index[company]),
+                                        [node])
 
 
 def test_remembered_route_revenue_equals_a_fresh_search():

@@ -486,7 +486,7 @@ class Board:
         each offboard of `offboards` (names), taken alone."""
         search = routes.fleet_search(self, self.tables.company_index[company], is_major, vehicles, ctx)
         vertex = self.tables.vertex_index
-        return [search.revenue_plus(vertex[o], ctx.market_bonus) for o in offboards]
+        return search.offboard_revenues([vertex[o] for o in offboards], ctx.market_bonus)
 
     def _checked_lays(self, lays) -> _Lays:
         """Each lay ((hex, tile id, rotation) each), checked as `lay_tile` checks it, in

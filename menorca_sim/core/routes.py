@@ -530,6 +530,15 @@ class _Search:
         self.choice[k] = -1
         self._branch(k + 1, self.n, cur)
 
+    @cython.cfunc
+    def add_at_ends(self, v: cython.int, amount: cython.int) -> cython.void:
+        """Add `amount` to the revenue of each route enumerated that starts or ends at
+        vertex v (once for a route doing both)."""
+        r: cython.int
+        for r in range(self.n):
+            if self.r_trail[self.r_off[r]] == v or self.r_trail[self.r_off[r + 1] - 1] == v:
+                self.r_rev[r] += amount
+
     @cython.ccall
     def trail_of(self, r: int) -> list[int]:
         return [self.r_trail[j] for j in range(self.r_off[r], self.r_off[r + 1])]
@@ -681,13 +690,30 @@ def _search_kind(search: _Search, board, c: int, is_major: bool, kind: str, rang
 
 
 @cython.cfunc
+def _enumerate(search: _Search, board, is_major: bool, ship: bool, starts: list[int], maxrange: int) -> cython.void:
+    """With search.flags set for the kind: its routes up to `maxrange` units."""
+    # majors' carts start only at their own port; other searches start anywhere
+    search.prepare(board.tables.lanes_graph if ship else board.road, maxrange, ship or not is_major, ship)
+    search.walk_from(starts)
+
+
+@cython.cfunc
 def _enumerate_and_assign(search: _Search, board, is_major: bool, ship: bool, starts: list[int],
                           ranges: list[int]) -> list[int]:
     """With search.flags set for the kind: its routes' enumeration and assignment."""
-    # majors' carts start only at their own port; other searches start anywhere
-    search.prepare(board.tables.lanes_graph if ship else board.road, ranges[0], ship or not is_major, ship)
-    search.walk_from(starts)
+    _enumerate(search, board, is_major, ship, starts, ranges[0])
     return search.assign(ranges)
+
+
+@cython.cfunc
+def _assigned_revenue(search: _Search, ranges: list[int]) -> cython.int:
+    """The revenue of the best assignment of the routes enumerated to `ranges`."""
+    total: cython.int = 0
+    r: cython.int
+    for r in search.assign(ranges):
+        if r >= 0:
+            total += search.revenue_of(r)
+    return total
 
 
 def best_routes(board, company: str, is_major: bool, vehicles, ctx: RevenueContext) -> RoutePlan:
@@ -900,17 +926,41 @@ class FleetSearch:
         self._catch_up()
         return self.any_affected
 
-    @cython.ccall
-    def revenue_plus(self, v: cython.int, amount: cython.int) -> int:
-        """The best revenue on the board as at construction with `amount` more on revenue
-        vertex v (a market marker's bonus on its offboard: markers change no track)."""
-        if not 0 <= v < self.search.n_rev:
-            raise ValueError(f"vertex {v} is not a revenue vertex")
-        self.values[v] += amount
-        try:
-            return self._revenue(-1, v)
-        finally:
-            self.values[v] -= amount
+    def offboard_revenues(self, offboards: list, amount: cython.int) -> list:
+        """The best revenue on the board as at set-up with `amount` more on each offboard
+        vertex of `offboards`, taken alone (a market marker's bonus: markers change no
+        track). Each kind's routes are enumerated once: a bonus on an offboard changes no
+        route, only the revenue of the routes that end there (an offboard ends every route
+        and none passes it), so each offboard asks for an assignment only."""
+        search: _Search = self.search
+        v: cython.int
+        for v in offboards:
+            if not search.n_nodes <= v < search.n_rev:
+                raise ValueError(f"vertex {v} is not an offboard")
+        self._catch_up()
+        self._refresh(self.touched)  # the values as at set-up
+        self.touched = -1
+        search.value[:] = self.values
+        totals = [0] * len(offboards)
+        n: cython.Py_ssize_t = len(search.flags)
+        n_land: cython.Py_ssize_t = len(self.any_affected)
+        k: cython.Py_ssize_t
+        i: cython.Py_ssize_t
+        base: cython.int
+        for k in range(len(self.kinds)):
+            ship, starts, ranges = self.kinds[k]
+            reached = [i for i in range(len(offboards)) if self.affected[k * self.span + n_land + offboards[i]]]
+            if reached or self.bases[k] < 0:
+                search.flags[:] = self.flags[k * n:(k + 1) * n]
+                _enumerate(search, self.board, self.is_major, ship, starts, ranges[0])
+                base = self.bases[k] = _assigned_revenue(search, ranges)
+                for i in reached:
+                    search.add_at_ends(offboards[i], amount)
+                    totals[i] += _assigned_revenue(search, ranges) - base
+                    search.add_at_ends(offboards[i], -amount)
+            for i in range(len(offboards)):
+                totals[i] += self.bases[k]
+        return totals
 
 
 def fleet_search(board, c: int, is_major: bool, vehicles, ctx: RevenueContext) -> FleetSearch:
