@@ -189,7 +189,9 @@ def _route_search(original: Callable) -> Callable:
     return search
 
 
-ROUTE_SEARCHES = ("best_routes", "best_revenue", "lay_revenues", "marker_revenues")  # the Board's route optimisations
+# the Board's route optimisations
+ROUTE_SEARCHES = ("best_routes", "best_revenue", "lay_revenues", "next_lay_revenues", "station_revenues",
+                  "marker_revenues")
 
 
 def _play_profiled(rs, specs, make_policy, play_game, seed_sequences, np) -> None:

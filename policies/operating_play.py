@@ -37,19 +37,18 @@ def lay_tile(game, legal: list[dict], params, cache: DecisionCache) -> dict:
     # only where a lay may change its routes, and the revenue before them on the way)
     revenues = view.lay_revenues(game, company, fleet, lays)
     base = view.route_revenue(game, company, fleet)
-    gains = [r - base for r in revenues]
     horizon = params.horizon
-    for a, lay_gain in zip(lays, gains):
-        gain = lay_gain * horizon - a["cost"]
+    for a, revenue in zip(lays, revenues):
+        gain = (revenue - base) * horizon - a["cost"]
         if gain > best_gain:
             best, best_gain = a, gain
     if best["type"] != "skip" or base > 0 or params.lookahead < 2:
         return best
     best_key = (0.0, 0)
-    # the company earns nothing: a lay's gain is what it earns after it; the lays after
-    # each lay that earns nothing alone, asked of the core at once
-    cache.ask_next_lay_revenues(game, company, fleet, [], [a for a, now in zip(lays, gains) if now == 0])
-    for a, now in zip(lays, gains):
+    # the company earns nothing (base 0: a lay's revenue is its gain): a lay's gain is what
+    # it earns after it; the lays after each lay that earns nothing alone, asked of the core at once
+    cache.ask_next_lay_revenues(game, company, fleet, [], [a for a, now in zip(lays, revenues) if now == 0])
+    for a, now in zip(lays, revenues):
         revenue = lookahead_revenue(game, company, fleet, [a], params.lookahead - 1, cache, now=now)
         key = (revenue * params.horizon - a["cost"],
                len(cache.next_lay_revenues(game, company, fleet, [a])) if revenue == 0 and a["cost"] == 0 else 0)
