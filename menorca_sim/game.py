@@ -100,6 +100,7 @@ class Game:
             self._contexts: dict = {}  # company index -> its RevenueContext (see _context_of)
             self._asked: dict = {}  # (company, fleet) -> route revenue, as asked
             self._key_numbers: dict = {}  # company index -> the memo's number of its revenue key
+            self._keys: dict = {}  # company index -> its revenue key (with its number above)
             self._key_common: tuple | None = None  # the part of every company's revenue key
 
     def decision(self) -> str:
@@ -315,10 +316,11 @@ class Game:
         return total
 
     def _key_number(self, c: int, company: str) -> int:
-        """The memo's number of company c's `revenue_key` now."""
+        """The memo's number of company c's `revenue_key` now (the key kept in `_keys`)."""
         number = self._key_numbers.get(c)
         if number is None:
-            number = self._key_numbers[c] = self._revenues.number((c, self.revenue_key(company)))
+            key = self._keys[c] = self.revenue_key(company)
+            number = self._key_numbers[c] = self._revenues.number((c, key))
         return number
 
     def lay_revenues(self, company: str, vehicles: list[str], lays: list[dict], done=()) -> list[int]:
@@ -435,15 +437,17 @@ class Game:
 
     def _context_of(self, c: int):
         """Company c's revenue context in the current state, for revenue questions (without
-        the goods markers, which only a route plan reports): built once per revenue key and
-        kept with the memo, for every state and clone with that key (read it, never change it)."""
+        the goods markers, which only a route plan reports): built once per revenue key but
+        its map part (`map_key`: a context holds nothing of the map) and kept with the memo,
+        for every state and clone with that key (read it, never change it)."""
         ctx = self._contexts.get(c)
         if ctx is None:
-            number = self._key_number(c, self._eng.t.company_ids[c])
-            ctx = self._revenues.context(number)
+            self._key_number(c, self._eng.t.company_ids[c])
+            key = (c,) + self._keys[c][1:]
+            ctx = self._revenues.context(key)
             if ctx is None:
                 ctx = operating.revenue_context(self._eng, c, False)
-                self._revenues.put_context(number, ctx)
+                self._revenues.put_context(key, ctx)
             self._contexts[c] = ctx
         return ctx
 
@@ -576,9 +580,9 @@ def _only(actions: list[dict], kind: str, what: str) -> list[dict]:
 
 class RevenueMemo:
     """Route revenues by (company index and its revenue key, fleet), and the revenue
-    context of each such key. Keys are numbered (a small int hashes faster than the
-    map's bytes), never twice with one number; all is dropped at `MAX` revenues, so
-    that a game's memo stays small."""
+    context of each such key but its map part. Keys are numbered (a small int hashes
+    faster than the map's bytes), never twice with one number; all is dropped at `MAX`
+    revenues, so that a game's memo stays small."""
 
     MAX = 20000
 
@@ -586,7 +590,7 @@ class RevenueMemo:
         self._numbers: dict[tuple, int] = {}
         self._next = 0
         self._revenues: dict[tuple, int] = {}
-        self._contexts: dict[int, RevenueContext] = {}
+        self._contexts: dict[tuple, RevenueContext] = {}
 
     def number(self, key: tuple) -> int:
         number = self._numbers.get(key)
@@ -605,11 +609,11 @@ class RevenueMemo:
             self._contexts.clear()
         self._revenues[(number, fleet)] = revenue
 
-    def context(self, number: int) -> RevenueContext | None:
-        return self._contexts.get(number)
+    def context(self, key: tuple) -> RevenueContext | None:
+        return self._contexts.get(key)
 
-    def put_context(self, number: int, ctx: RevenueContext) -> None:
-        self._contexts[number] = ctx
+    def put_context(self, key: tuple, ctx: RevenueContext) -> None:
+        self._contexts[key] = ctx
 
 
 # The records' fields, in their order (`_player_field` and `_company_field` read them).
@@ -669,18 +673,14 @@ def _fields(known: tuple[str, ...], fields: Sequence[str] | None) -> tuple[str, 
     """The fields asked (all `known` by default), each checked to be one of `known`."""
     if fields is None:
         return known
-    checked = _CHECKED.get(id(fields))  # a player asks with the same tuple again and again
-    if checked is not None and checked is fields:
-        return checked
-    names = tuple(fields)
-    unknown = [f for f in names if f not in known]
-    if unknown:
-        raise ValueError(f"unknown record field(s) {', '.join(map(repr, unknown))}; known: {', '.join(known)}")
-    if type(fields) is tuple:
-        if len(_CHECKED) >= 256:  # tuples built anew for each question: keep a few only
-            _CHECKED.clear()
-        _CHECKED[id(fields)] = fields  # kept here, so its id names no other object
+    names = _CHECKED.get(fields) if type(fields) is tuple else None
+    if names is None:
+        names = tuple(fields)
+        unknown = [f for f in names if f not in known]
+        if unknown:
+            raise ValueError(f"unknown record field(s) {', '.join(map(repr, unknown))}; known: {', '.join(known)}")
+        _CHECKED[names] = names
     return names
 
 
-_CHECKED: dict[int, tuple] = {}  # id of a fields tuple -> that tuple, once checked
+_CHECKED: dict[tuple, tuple] = {}  # fields asked -> the same, once checked
