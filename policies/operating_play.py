@@ -128,16 +128,22 @@ def purchase_value(game, company: str, fleet: list[str], vehicle: str, returned:
         new.remove(returned)
     new.append(vehicle)
     # what the fleet earns now, and once the next phase begins: the same for every candidate
-    now, lasting = cache.once(("fleet_revenues", company, tuple(fleet)),
-                              lambda: (view.route_revenue(game, company, fleet),
-                                       view.route_revenue(game, company, surviving(game, fleet))))
+    now, lasting = cache.once(("fleet_revenues", company, tuple(fleet)), lambda: _earnings(game, company, fleet))
     if starts_phase(game, vehicle):
         harm = cache.once(("phase_change_harm", company), lambda: phase_change_harm(game, company, params, cache))
         gain = (view.route_revenue(game, company, after_phase_change(game, new)) - now + harm) * (1 + params.vehicle_timing)
     else:
-        gain = view.route_revenue(game, company, new) - now
-        gain += params.vehicle_timing * (view.route_revenue(game, company, surviving(game, new)) - lasting)
+        new_now, new_lasting = _earnings(game, company, new)
+        gain = new_now - now + params.vehicle_timing * (new_lasting - lasting)
     return gain * params.horizon - price
+
+
+def _earnings(game, company: str, fleet: list[str]) -> tuple[int, int]:
+    """What `fleet` earns now, and once the next phase begins (without its vehicles that
+    retire then: where none does, the same fleet, not searched again)."""
+    now = view.route_revenue(game, company, fleet)
+    lasting = surviving(game, fleet)
+    return now, (now if len(lasting) == len(fleet) else view.route_revenue(game, company, lasting))
 
 
 def starts_phase(game, vehicle: str) -> bool:
@@ -168,8 +174,10 @@ def phase_change_harm(game, company: str, params, cache: DecisionCache) -> float
     for other, info in companies.items():
         if other == company or not info["vehicles"]:
             continue
-        loss = (view.route_revenue(game, other, info["vehicles"])
-                - view.route_revenue(game, other, after_phase_change(game, info["vehicles"])))
+        after = after_phase_change(game, info["vehicles"])
+        if len(after) == len(info["vehicles"]):  # the same vehicles: no loss
+            continue
+        loss = view.route_revenue(game, other, info["vehicles"]) - view.route_revenue(game, other, after)
         harm += -loss if info["director"] == me else params.rival_harm * loss
     return harm
 

@@ -662,23 +662,32 @@ def _flags(search: _Search, board, c: cython.int, ship: cython.bint, is_major: c
 
 
 @cython.cfunc
-def _kind_groups(vehicles) -> list[tuple[str, list[int]]]:
-    """(kind, indices of `vehicles` of that kind, longest range first) per kind present."""
-    out = []
-    i: cython.Py_ssize_t
-    j: cython.Py_ssize_t
-    for kind in KINDS:
-        group: list = []
-        for i in range(len(vehicles)):
-            if vehicles[i][1] == kind:
-                # after every vehicle of at least its range: longest first, in fleet order on ties
-                j = len(group)
-                while j > 0 and vehicles[group[j - 1]][2] < vehicles[i][2]:
-                    j -= 1
-                group.insert(j, i)
-        if group:
-            out.append((kind, group))
-    return out
+def _kind_groups(vehicles) -> list:
+    """(kind, indices of `vehicles` of that kind, longest range first, their ranges) per
+    kind present; remembered per fleet, for few fleets recur (shared: never change them)."""
+    key = tuple(vehicles)
+    groups = _GROUPS.get(key)
+    if groups is None:
+        if len(_GROUPS) >= 4096:
+            _GROUPS.clear()
+        groups = _GROUPS[key] = []
+        i: cython.Py_ssize_t
+        j: cython.Py_ssize_t
+        for kind in KINDS:
+            group: list = []
+            for i in range(len(vehicles)):
+                if vehicles[i][1] == kind:
+                    # after every vehicle of at least its range: longest first, in fleet order on ties
+                    j = len(group)
+                    while j > 0 and vehicles[group[j - 1]][2] < vehicles[i][2]:
+                        j -= 1
+                    group.insert(j, i)
+            if group:
+                groups.append((kind, group, [vehicles[i][2] for i in group]))
+    return groups
+
+
+_GROUPS: dict = {}  # fleet (a tuple of (id, kind, range)) -> its `_kind_groups`
 
 
 @cython.cfunc
@@ -726,8 +735,8 @@ def best_routes(board, company: str, is_major: bool, vehicles, ctx: RevenueConte
     chosen: dict[int, Route] = {}
     goods: dict[str, int] = {}
     total = 0
-    for kind, group in _kind_groups(vehicles):
-        picks = _search_kind(search, board, c, is_major, kind, [vehicles[i][2] for i in group])
+    for kind, group, ranges in _kind_groups(vehicles):
+        picks = _search_kind(search, board, c, is_major, kind, ranges)
         for i, r in zip(group, picks):
             if r < 0:
                 continue
@@ -747,8 +756,8 @@ def best_revenue(board, c: int, is_major: bool, vehicles, ctx: RevenueContext) -
     search.view_board(board)
     fill_vertex_values(search, search.b_tile, ctx)
     total = 0
-    for kind, group in _kind_groups(vehicles):
-        for r in _search_kind(search, board, c, is_major, kind, [vehicles[i][2] for i in group]):
+    for kind, group, ranges in _kind_groups(vehicles):
+        for r in _search_kind(search, board, c, is_major, kind, ranges):
             if r >= 0:
                 total += search.revenue_of(r)
     return total
@@ -815,9 +824,9 @@ class FleetSearch:
         for v in range(search.n_nodes):
             self.extra[v] -= _printed_value(search, self.tile, v)
         self.kinds = []
-        for kind, group in _kind_groups(vehicles):
+        for kind, group, ranges in _kind_groups(vehicles):
             starts = _flags(search, board, c, kind == "ship", is_major)
-            self.kinds.append((kind == "ship", starts, [vehicles[i][2] for i in group]))
+            self.kinds.append((kind == "ship", starts, ranges))
             self.flags[k * size:(k + 1) * size] = search.flags
             _affected_hexes(search, search.lanes if kind == "ship" else board.road, search.flags,
                             self.affected, k * self.span)
