@@ -33,6 +33,7 @@ class _LayViews:
     tile: cython.int[:]
     rot: cython.int[:]
     left: cython.int[:]
+    n_manifest: cython.int  # tiles of the manifest: tile indices below it
     path_bits: cython.int[:]
     pair_a: cython.int[:]
     pair_b: cython.int[:]
@@ -50,6 +51,7 @@ class _LayViews:
         tb = board.tables
         self.board = board
         self.tile, self.rot, self.left = board.tile, board.rot, board.left
+        self.n_manifest = tb.n_manifest
         self.path_bits, self.pair_a, self.pair_b = tb.path_bits, tb.pair_a, tb.pair_b
         self.n_pairs = len(tb.pair_a)
         self.edge_mask, self.neighbour, self.land_node = tb.edge_mask, tb.neighbour, tb.land_node
@@ -258,13 +260,15 @@ class Board:
         self._put(h, self._checked_lay(h, tile_id, rotation), rotation)
 
     def _put(self, h: cython.int, t: cython.int, rotation: cython.int) -> None:
-        """Lay tile t, already checked (`_checked_lay`), on land hex h; `_unlay` undoes it."""
-        old: cython.int = self.tile[h]
-        if 0 <= old < self.tables.n_manifest:
-            self.left[old] += 1
-        self.left[t] -= 1
-        self.tile[h] = t
-        self.rot[h] = rotation
+        """Lay tile t, already checked (`_checked_lay`), on land hex h; `_unlay` undoes it
+        (both through the typed views: the lay questions put and undo thousands of lays)."""
+        v: _LayViews = _views(self)
+        old: cython.int = v.tile[h]
+        if 0 <= old < v.n_manifest:
+            v.left[old] += 1
+        v.left[t] -= 1
+        v.tile[h] = t
+        v.rot[h] = rotation
         track.set_hex(self.tables, self.road, h, t, rotation)
         self.version = next(_VERSIONS)
 
@@ -550,13 +554,13 @@ class Board:
 
     def _unlay(self, h: cython.int, old: cython.int, old_rot: cython.int) -> None:
         """Undo `lay_tile` on land hex h, which held tile `old` at `old_rot` before."""
-        tb = self.tables
-        self.left[self.tile[h]] += 1
-        if 0 <= old < tb.n_manifest:
-            self.left[old] -= 1
-        self.tile[h] = old
-        self.rot[h] = old_rot
-        track.set_hex(tb, self.road, h, old, old_rot)
+        v: _LayViews = _views(self)
+        v.left[v.tile[h]] += 1
+        if 0 <= old < v.n_manifest:
+            v.left[old] -= 1
+        v.tile[h] = old
+        v.rot[h] = old_rot
+        track.set_hex(self.tables, self.road, h, old, old_rot)
         self.version = next(_VERSIONS)
 
     def _land(self, hex: str) -> int:

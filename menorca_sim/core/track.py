@@ -119,11 +119,14 @@ def set_hex(tables, road: tuple, h: cython.int, tile: cython.int, rotation: cyth
 def reach(tables, graphs, sources: list[int], blocked) -> bytearray:
     """Vertices reachable from `sources` over the given graphs (one or two), not passing
     through a node whose `blocked` flag is set (it is reached, not crossed) nor an offboard."""
+    global _TODO
     n: cython.int = tables.n_vertices
     seen = bytearray(n)
     mark: cython.uchar[:] = seen
     stop: cython.uchar[:] = blocked
-    todo: cython.int[:] = array("i", [0]) * n  # each vertex is stacked at most once
+    if len(_TODO) < n:
+        _TODO = array("i", [0]) * n
+    todo: cython.int[:] = _TODO  # each vertex is stacked at most once
     top: cython.int = 0
     v: cython.int
     for v in sources:
@@ -153,6 +156,9 @@ def reach(tables, graphs, sources: list[int], blocked) -> bytearray:
         if two:
             top = _stack_arcs(degree2, target2, stride2, v, mark, todo, top)
     return seen
+
+
+_TODO = array("i")  # reach's stack, reused (the lookahead asks for reach thousands of times)
 
 
 @cython.cfunc
