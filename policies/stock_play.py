@@ -95,12 +95,12 @@ def _start(game, legal: list[dict], seat: int, params, cash: int, cache: Decisio
     directed = len([info for info in cache.companies(game).values() if info["director"] == seat])
     if directed >= params.max_companies:
         return None
-    starts = [a for a in legal if a["type"] == "start_company"]
-    if not starts:
-        return None
     rs = game.ruleset
     budget = cash * (params.start_share + (1 - params.start_share) * params.risk)
     first_fleet = min([spec.price for v, spec in rs.vehicles.items() if rs.tier_index[v] == 0]) * 2
+    if budget < first_fleet:  # no start is affordable
+        return None
+    starts = [a for a in legal if a["type"] == "start_company"]
 
     def cost(a: dict) -> int:
         return a["par"] * rs.companies[a["company"]].certificates[0] // 10

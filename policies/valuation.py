@@ -25,9 +25,14 @@ class DecisionCache:
         self._answers: dict[tuple, object] = {}  # other answers (`once`)
 
     def begin(self) -> None:
-        """A new decision: drop the answers of the last one."""
-        self._companies, self._all_companies = {}, False
-        self._players, self._answers = {}, {}
+        """A new decision: drop the answers of the last one (new dicts only where it kept
+        some: the last decision's callers may still hold them)."""
+        if self._companies or self._all_companies:
+            self._companies, self._all_companies = {}, False
+        if self._players:
+            self._players = {}
+        if self._answers:
+            self._answers = {}
 
     def companies(self, game) -> dict[str, dict]:
         """`game.company_states()` of the companies started and not closed, with the
