@@ -54,6 +54,8 @@ class Game:
         self._for_sale: dict = {}  # company -> vehicles_for_sale(), as asked while `_bank` holds
         self._forget_state()
         self._map_key: tuple = (None, None)  # (board version and phase, map_key()) last asked
+        # (Engine.revenue_version, {company index: its own part of revenue_key}) last asked
+        self._own_keys: tuple = (None, {})
         self._revenues = RevenueMemo()
         self._ship_ids = frozenset(v for v, spec in rs.vehicles.items() if spec.kind == "ship")
         self._searched = {v: (v, spec.kind, spec.range) for v, spec in rs.vehicles.items()}  # see _fleet
@@ -182,6 +184,7 @@ class Game:
         other._eng = self._eng.clone()
         other._revenue_state = None  # its own revenues asked, from the start
         other._bank, other._for_sale = None, {}  # and its own vehicles on sale
+        other._own_keys = (None, {})  # and its own revenue keys (its versions go their own way)
         other._forget_state()
         # the revenue memo stays shared: its keys hold all a revenue depends on
         other._checker = self._checker.clone() if self._checker is not None else None
@@ -298,21 +301,22 @@ class Game:
         # remembered under the fleet as asked (any order of its vehicles names the same
         # revenue), and, to be reused by other fleets, its ships' and its carts' apart:
         # they never share track, so the fleet earns the sum (the core searches them apart too)
-        total = self._revenues.get(number, fleet)
+        memo = self._revenues
+        total = memo.get(number, fleet)
         if total is None:
-            ships, carts = [], []
-            for v in fleet:
-                (ships if v in self._ship_ids else carts).append(v)
+            ship_ids = self._ship_ids
+            ships = [v for v in fleet if v in ship_ids]
+            carts = [v for v in fleet if v not in ship_ids]
             total = 0
             for part in (tuple(sorted(ships)), tuple(sorted(carts))):
                 if part:
-                    revenue = self._revenues.get(number, part)
+                    revenue = memo.get(number, part)
                     if revenue is None:
                         revenue = eng.board.best_revenue(company, eng.is_major(c), self._fleet(part),
                                                          self._context_of(c))
-                        self._revenues.put(number, part, revenue)
+                        memo.put(number, part, revenue)
                     total += revenue
-            self._revenues.put(number, fleet, total)
+            memo.put(number, fleet, total)
         return total
 
     def _key_number(self, c: int, company: str) -> int:
@@ -431,9 +435,17 @@ class Game:
         c = eng.t.company_index[company]
         if self._key_common is None:  # the same for every company in this state
             self._key_common = (self.map_key(), eng.epoch, tuple(sorted(eng.node_bonus.items())))
-        bonuses = [(a.node, a.amount) for a in eng.owned_abilities(c, "revenue_bonus")]
-        bonuses.sort()
-        return self._key_common + (tuple(bonuses), tuple(eng.mmarkers[c]))
+        # its own part changes only with the engine's revenue version: kept while that stays
+        version, parts = self._own_keys
+        if version != eng.revenue_version:
+            parts = {}
+            self._own_keys = (eng.revenue_version, parts)
+        own = parts.get(c)
+        if own is None:
+            bonuses = [(a.node, a.amount) for a in eng.owned_abilities(c, "revenue_bonus")]
+            bonuses.sort()
+            own = parts[c] = (tuple(bonuses), tuple(eng.mmarkers[c]))
+        return self._key_common + own
 
     def _context_of(self, c: int):
         """Company c's revenue context in the current state, for revenue questions (without

@@ -81,14 +81,22 @@ class _Valuing:
         self.name = name
         self.params = params
         self.seat = seat
+        self._worth: dict[tuple, int] = {}  # (rules, legacy, phase index) -> its worth
 
     def estimate(self, game, legacy: str) -> int:
-        p = self.params
-        return legacy_worth(game, legacy, p.sets_per_phase, p.ability_share)
+        """`legacy_worth`, remembered per phase (all it depends on besides the rules): an
+        auction turn weighs every legacy left, twice."""
+        key = (game.ruleset.sha256, legacy, view.phase_index(game))
+        worth = self._worth.get(key)
+        if worth is None:
+            p = self.params
+            worth = self._worth[key] = legacy_worth(game, legacy, p.sets_per_phase, p.ability_share)
+        return worth
 
-    def cap(self, game, legacy: str) -> float:
-        """The most it will pay or bid for `legacy` now."""
-        cash = game.player_state(self.seat, ("cash",))["cash"]
+    def cap(self, game, legacy: str, cash: int | None = None) -> float:
+        """The most it will pay or bid for `legacy` now (`cash`: its cash, if known)."""
+        if cash is None:
+            cash = game.player_state(self.seat, ("cash",))["cash"]
         return min(self.estimate(game, legacy) * (1 + self.params.premium), cash * self.params.budget)
 
     def _contest(self, game, legal: list[dict], wanted: bool) -> dict:
@@ -98,10 +106,11 @@ class _Valuing:
             return raise_
         return _pass_or_drop(legal)
 
-    def _leading(self, game, legacy: str, bid: int) -> bool:
-        """True when its own reservation already leads (the legal bid is one step above it)."""
-        mine = view.reservations(game, self.seat).get(legacy)
-        return mine is not None and mine + game.ruleset.auction.reservation_step >= bid
+    def _leading(self, game, mine: dict[str, int], legacy: str, bid: int) -> bool:
+        """True when its own reservation (`mine`: its `view.reservations`) already leads
+        (the legal bid is one step above it)."""
+        held = mine.get(legacy)
+        return held is not None and held + game.ruleset.auction.reservation_step >= bid
 
 
 class ValueBidder(_Valuing):
@@ -113,10 +122,12 @@ class ValueBidder(_Valuing):
             return buy
         lot, price = view.auction_lot(game)
         offers = [(buy, lot, price)] if buy is not None else []
+        mine = view.reservations(game, self.seat)
         offers += [(a, a["legacy"], a["bid"]) for a in legal if a["type"] == "reserve"
-                   and not self._leading(game, a["legacy"], a["bid"])]
+                   and not self._leading(game, mine, a["legacy"], a["bid"])]
+        cash = game.player_state(self.seat, ("cash",))["cash"]
         choices = [(self.estimate(game, legacy) - cost, action is buy, i, action)
-                   for i, (action, legacy, cost) in enumerate(offers) if cost <= self.cap(game, legacy)]
+                   for i, (action, legacy, cost) in enumerate(offers) if cost <= self.cap(game, legacy, cash)]
         if not choices:
             return _pass_or_drop(legal)
         return max(choices, key=lambda c: (c[0], c[1], -c[2]))[3]  # largest surplus; buying, then the cheaper, first
@@ -136,9 +147,10 @@ class ReserveSniper(_Valuing):
         buy = view.find_action(legal, "buy_legacy")
         if buy is not None and (len(legal) == 1 or (lot == target and price <= self.cap(game, lot))):
             return buy
+        mine = view.reservations(game, self.seat)
         for a in legal:
             if a["type"] == "reserve" and a["legacy"] == target and a["bid"] <= self.cap(game, target) \
-                    and not self._leading(game, target, a["bid"]):
+                    and not self._leading(game, mine, target, a["bid"]):
                 return a
         return _pass_or_drop(legal)
 

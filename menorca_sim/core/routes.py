@@ -86,6 +86,8 @@ class _Search:
     # prepare: taking an array's memoryview anew costs more than setting up a search
     lanes: object
     graph_now: object  # the graph of degree, target and unit now (see _use_graph)
+    enumerated: object  # what the routes held were enumerated for (see best_revenue; None: unknown)
+    enumerated_range: cython.int  # and up to which range
     lane_degree: cython.int[:]
     lane_target: cython.int[:]
     lane_unit: cython.int[:]
@@ -179,6 +181,8 @@ class _Search:
         self.tables = None
         self.road = None
         self.graph_now = None
+        self.enumerated = None
+        self.enumerated_range = 0
         self.viewed = None
         self.fleet = None
 
@@ -250,6 +254,7 @@ class _Search:
         every arc has a reverse arc and crosses a unit (the lane graph), which lets a
         breadth-first search bound the distance to the company's station and prune walks
         that cannot reach it."""
+        self.enumerated = None  # the routes held are about to change
         self._use_graph(graph)
         self.undirected = undirected
         self.maxk = maxrange - 1
@@ -751,15 +756,22 @@ def best_routes(board, company: str, is_major: bool, vehicles, ctx: RevenueConte
 
 
 def best_revenue(board, c: int, is_major: bool, vehicles, ctx: RevenueContext) -> int:
-    """The revenue of `best_routes` for company index c, without building the plan."""
+    """The revenue of `best_routes` for company index c, without building the plan. The
+    routes of a kind enumerated for the question before, on the same board and for the
+    same company and context, serve again for shorter ranges (a player valuing purchases
+    asks for fleets of one kind in a row): routes longer than every vehicle's range are
+    never assigned, and the shorter ones come in the same order either way."""
     search: _Search = _search_for(board.tables)
     search.view_board(board)
     fill_vertex_values(search, search.b_tile, ctx)
     total = 0
     for kind, group, ranges in _kind_groups(vehicles):
-        for r in _search_kind(search, board, c, is_major, kind, ranges):
-            if r >= 0:
-                total += search.revenue_of(r)
+        starts = _flags(search, board, c, kind == "ship", is_major)
+        asked = (board, board.version, c, is_major, kind, ctx)
+        if search.enumerated != asked or ranges[0] > search.enumerated_range:
+            _enumerate(search, board, is_major, kind == "ship", starts, ranges[0])
+            search.enumerated, search.enumerated_range = asked, ranges[0]
+        total += _assigned_revenue(search, ranges)
     return total
 
 
