@@ -274,6 +274,30 @@ def test_marker_revenues_equal_one_plan_per_marker():
                                         [node])
 
 
+def test_a_shorter_fleet_after_a_longer_one_earns_what_a_fresh_search_finds():
+    """`routes.best_revenue` serves a fleet from the routes it enumerated for the question
+    before (same board, company and context, a longer range): the same revenue as the
+    plan of a fresh search (`best_routes` enumerates anew)."""
+    rs = load_ruleset()
+    earning = 0
+    for game, _ in lay_positions(3, 3, "heuristic", limit=12):
+        eng = game._eng
+        for company in game.company_states():
+            c = eng.t.company_index[company]
+            ctx = operating.revenue_context(eng, c)
+            fleets_asked = []  # of each kind in a row: shorter, longer (searched anew), shorter
+            for kind in ("ship", "cart"):
+                by_range = sorted((v for v, spec in rs.vehicles.items() if spec.kind == kind),
+                                  key=lambda v: -rs.vehicles[v].range)
+                shorter, longer = _core_fleet(game, by_range[-2:]), _core_fleet(game, by_range[:2])
+                fleets_asked += [shorter, longer, shorter]
+            got = [eng.board.best_revenue(company, eng.is_major(c), fleet, ctx) for fleet in fleets_asked]
+            assert got == [eng.board.best_routes(company, eng.is_major(c), fleet, ctx).revenue
+                           for fleet in fleets_asked]
+            earning += any(got)
+    assert earning > 0
+
+
 def test_remembered_route_revenue_equals_a_fresh_search():
     """Every company, fleet and order of it, at positions of one game whose players asked
     thousands of revenues before (the memo is shared by the seats): the same fleet asked
