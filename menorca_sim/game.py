@@ -335,12 +335,9 @@ class Game:
         eng = self._eng
         c = eng.t.company_index[company]
         board, ctx = self._changed(c, done)
-        triples = []
-        for lay in lays:  # checked and taken apart in one pass: a player asks about a hundred
-            if lay["type"] != "lay_tile":
-                raise ValueError(f"not a tile lay: {lay!r}")
-            triples.append((lay["hex"], lay["tile"], lay["rotation"]))
-        base, revenues = board.lay_revenues(company, eng.is_major(c), self._fleet(vehicles), ctx, triples)
+        base, revenues = board.lay_revenues(company, eng.is_major(c), self._fleet(vehicles), ctx,
+                                            [(lay["hex"], lay["tile"], lay["rotation"])
+                                             for lay in _only(lays, "lay_tile", "a tile lay")])
         if not done:  # the revenue before the lays, searched on the way: `route_revenue` remembers it
             self._remember(c, company, tuple(vehicles), base)
         return revenues

@@ -7,19 +7,12 @@ from __future__ import annotations
 
 
 # --- legal actions -------------------------------------------------------------------------
-def find_action(legal: list[dict], *types: str) -> dict | None:
-    """The first legal action of one of `types` (None if there is none). A plain loop:
-    `next()` over a generator costs more than the search in these short lists."""
-    for action in legal:
-        if action["type"] in types:
-            return action
-    return None
-
-
-def find_last(legal: list[dict], *types: str) -> dict | None:
-    """The last legal action of one of `types` (None if there is none): the pass or skip,
-    which the engine lists after a step's choices (a hundred tile lays, a turn's buys)."""
-    for action in reversed(legal):
+def find_action(legal: list[dict], *types: str, last: bool = False) -> dict | None:
+    """The first legal action of one of `types` (None if there is none), or with `last`
+    the last: the pass or skip, which the engine lists after a step's choices (a hundred
+    tile lays, a turn's buys). A plain loop: `next()` over a generator costs more than the
+    search in these short lists."""
+    for action in (reversed(legal) if last else legal):
         if action["type"] in types:
             return action
     return None

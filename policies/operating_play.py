@@ -21,7 +21,7 @@ def _probe_fleet(game, company: str, fleet: list[str]) -> list[str]:
 
 def _skip(legal: list[dict]) -> dict:
     last = legal[-1]  # where the engine lists it: no call for the common case
-    return last if last["type"] == "skip" else view.find_last(legal, "skip")
+    return last if last["type"] == "skip" else view.find_action(legal, "skip", last=True)
 
 
 def lay_tile(game, legal: list[dict], params, cache: DecisionCache) -> dict:

@@ -44,7 +44,7 @@ def stock_turn(game, legal: list[dict], seat: int, params, cache: DecisionCache)
     me = cache.player(game, seat)
     companies = cache.companies(game)
     sells = [a for a in legal if a["type"] == "sell_cert"]
-    done = view.find_last(legal, "pass", "end_turn")
+    done = view.find_action(legal, "pass", "end_turn", last=True)
     scores: dict[str, float] = {}  # of the companies on sale, as asked
     fails: dict[str, bool] = {}
 

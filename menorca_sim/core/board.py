@@ -131,6 +131,17 @@ _LAYS = _Lays()
 
 
 @cython.cfunc
+@cython.inline
+def _options(v: _LayViews, h: cython.int) -> tuple[cython.int, cython.int]:
+    """The items of `lay_options` (tile, rotation, tile, ...) that may go on land hex h as
+    it is: its first lays while it is empty, else the upgrades of its tile at its rotation."""
+    if v.tile[h] < 0:
+        return v.first_lay_span[2 * h], v.first_lay_span[2 * h + 1]
+    k: cython.int = 2 * (v.tile[h] * 6 + v.rot[h])
+    return v.upgrade_span[k], v.upgrade_span[k + 1]
+
+
+@cython.cfunc
 def _shape_fits(v: _LayViews, h: cython.int, t: cython.int, rotation: cython.int) -> cython.bint:
     """Tile t at `rotation` has the track of one of the lays allowed on land hex h now
     (the tables' `lay_options` for the hex as it is; any rotation with equal paths is
@@ -138,10 +149,11 @@ def _shape_fits(v: _LayViews, h: cython.int, t: cython.int, rotation: cython.int
     if not 0 <= rotation < 6:
         return False
     paths: cython.int = v.path_bits[t * 6 + rotation]
-    span: cython.int = 2 * h if v.tile[h] < 0 else 2 * (v.tile[h] * 6 + v.rot[h])
-    spans: cython.int[:] = v.first_lay_span if v.tile[h] < 0 else v.upgrade_span
+    first: cython.int
+    end: cython.int
+    first, end = _options(v, h)
     i: cython.int
-    for i in range(spans[span], spans[span + 1], 2):
+    for i in range(first, end, 2):
         if v.lay_options[i] == t and v.path_bits[t * 6 + v.lay_options[i + 1]] == paths:
             return True
     return False
@@ -225,8 +237,8 @@ class Board:
         i: cython.int
         t: cython.int
         r: cython.int
-        span: cython.int
-        spans: cython.int[:]
+        first: cython.int
+        end: cython.int
         cost: cython.int
         open_edges: cython.int
         home: cython.bint
@@ -243,9 +255,8 @@ class Board:
             cost = 0 if v.tile[h] >= 0 and not terrain_on_upgrade else max(0, v.terrain_cost[h] - discount)
             if cost > budget:
                 continue
-            span = 2 * h if v.tile[h] < 0 else 2 * (v.tile[h] * 6 + v.rot[h])
-            spans = v.first_lay_span if v.tile[h] < 0 else v.upgrade_span
-            for i in range(spans[span], spans[span + 1], 2):
+            first, end = _options(v, h)
+            for i in range(first, end, 2):
                 t, r = v.lay_options[i], v.lay_options[i + 1]
                 if v.left[t] <= 0 or not (allowed >> v.tile_colour[t]) & 1:
                     continue
