@@ -301,7 +301,7 @@ class Game:
         # remembered under the fleet as asked (any order of its vehicles names the same
         # revenue), and, to be reused by other fleets, its ships' and its carts' apart:
         # they never share track, so the fleet earns the sum (the core searches them apart too)
-        memo = self._revenues
+        memo = cython.declare(RevenueMemo, self._revenues)
         total = memo.get(number, fleet)
         if total is None:
             ship_ids = self._ship_ids
@@ -324,7 +324,8 @@ class Game:
         number = self._key_numbers.get(c)
         if number is None:
             key = self._keys[c] = self.revenue_key(company)
-            number = self._key_numbers[c] = self._revenues.number((c, key))
+            memo = cython.declare(RevenueMemo, self._revenues)
+            number = self._key_numbers[c] = memo.number((c, key))
         return number
 
     def lay_revenues(self, company: str, vehicles: list[str], lays: list[dict], done=()) -> list[int]:
@@ -345,7 +346,8 @@ class Game:
     def _remember(self, c: int, company: str, fleet: tuple, revenue: int) -> None:
         """`route_revenue(company, fleet)` on the map as it is, searched on the way."""
         self._asked[(company, fleet)] = revenue
-        self._revenues.put(self._key_number(c, company), fleet, revenue)
+        memo = cython.declare(RevenueMemo, self._revenues)
+        memo.put(self._key_number(c, company), fleet, revenue)
 
     def station_revenues(self, company: str, vehicles: list[str], stations: list[dict]) -> list[int]:
         """`route_revenue(company, vehicles, [station])` for each `place_station` action of
@@ -453,10 +455,11 @@ class Game:
         if ctx is None:
             self._key_number(c, self._eng.t.company_ids[c])
             key = (c,) + self._keys[c][1:]
-            ctx = self._revenues.context(key)
+            memo = cython.declare(RevenueMemo, self._revenues)
+            ctx = memo.context(key)
             if ctx is None:
                 ctx = operating.revenue_context(self._eng, c, False)
-                self._revenues.put_context(key, ctx)
+                memo.put_context(key, ctx)
             self._contexts[c] = ctx
         return ctx
 
@@ -587,20 +590,26 @@ def _only(actions: list[dict], kind: str, what: str) -> list[dict]:
     return actions
 
 
+@cython.cclass
 class RevenueMemo:
     """Route revenues by (company index and its revenue key, fleet), and the revenue
     context of each such key but its map part. Keys are numbered (a small int hashes
-    faster than the map's bytes), never twice with one number; all is dropped at `MAX`
-    revenues, so that a game's memo stays small."""
+    faster than the map's bytes), never twice with one number; all is dropped at
+    `MEMO_MAX` revenues, so that a game's memo stays small. Compiled as an extension
+    type: the Game asks it a few hundred times per game."""
 
-    MAX = 20000
+    _numbers = cython.declare(dict)
+    _next = cython.declare(cython.long)
+    _revenues = cython.declare(dict)
+    _contexts = cython.declare(dict)
 
     def __init__(self) -> None:
-        self._numbers: dict[tuple, int] = {}
+        self._numbers = {}
         self._next = 0
-        self._revenues: dict[tuple, int] = {}
-        self._contexts: dict[tuple, RevenueContext] = {}
+        self._revenues = {}
+        self._contexts = {}
 
+    @cython.ccall
     def number(self, key: tuple) -> int:
         number = self._numbers.get(key)
         if number is None:
@@ -608,21 +617,30 @@ class RevenueMemo:
             self._next += 1
         return number
 
-    def get(self, number: int, fleet: tuple) -> int | None:
+    @cython.ccall
+    def get(self, number: int, fleet: tuple):
+        """The revenue remembered (None if none is)."""
         return self._revenues.get((number, fleet))
 
+    @cython.ccall
     def put(self, number: int, fleet: tuple, revenue: int) -> None:
-        if len(self._revenues) >= self.MAX:
+        if len(self._revenues) >= MEMO_MAX:
             self._revenues.clear()
             self._numbers.clear()
             self._contexts.clear()
         self._revenues[(number, fleet)] = revenue
 
-    def context(self, key: tuple) -> RevenueContext | None:
+    @cython.ccall
+    def context(self, key: tuple):
+        """The RevenueContext remembered (None if none is)."""
         return self._contexts.get(key)
 
+    @cython.ccall
     def put_context(self, key: tuple, ctx: RevenueContext) -> None:
         self._contexts[key] = ctx
+
+
+MEMO_MAX = 20000  # revenues a RevenueMemo holds at most
 
 
 # The records' fields, in their order (`_player_field` and `_company_field` read them).

@@ -47,35 +47,47 @@ def stock_turn(game, legal: list[dict], seat: int, params, cache: DecisionCache)
     done = view.find_action(legal, "pass", "end_turn", last=True)
     scores: dict[str, float] = {}  # of the companies on sale, as asked
     fails: dict[str, bool] = {}
-
-    def score(a: dict) -> float:
-        c = a["company"]
-        if c not in scores:
-            scores[c] = company_score(game, c, companies[c], seat, params)
-        return scores[c]
-
-    def fail(c: str) -> bool:  # `failing`, asked once per company (several actions name it)
-        if c not in fails:
-            fails[c] = failing(game, c, companies[c], params)
-        return fails[c]
-
-    if sells and (done is None or me["certs"] > _cert_limit(game)):  # over the limit
-        return min(sells, key=score)
+    if sells and (done is None or me["certs"] > _cert_limit(game)):  # over the limit: the worst company
+        scored = [(_score(game, a["company"], companies, seat, params, scores), i) for i, a in enumerate(sells)]
+        return sells[min(scored)[1]]
     for a in sells:
         c = a["company"]
-        if companies[c]["director"] != seat and fail(c):
+        if companies[c]["director"] != seat and _fails(game, c, companies, params, fails):
             return a
     cash = me["cash"] - reserve(game, seat, params, cache)
     start = _start(game, legal, seat, params, cash, cache)
     if start is not None:
         return start
-    buys = [a for a in legal if a["type"] == "buy_cert"
-            and _cert_cost(game, a["company"], companies) <= cash and score(a) >= params.min_yield
-            and not fail(a["company"])]
-    if not buys:
-        return done
-    # the best company; its treasury first (the company gets the money)
-    return max(buys, key=lambda a: (score(a), a["source"] == "treasury"))
+    best, best_key = done, None
+    for a in legal:
+        if a["type"] != "buy_cert":
+            continue
+        c = a["company"]
+        if (_cert_cost(game, c, companies) > cash
+                or _score(game, c, companies, seat, params, scores) < params.min_yield
+                or _fails(game, c, companies, params, fails)):
+            continue
+        # the best company; its treasury first (the company gets the money)
+        key = (scores[c], a["source"] == "treasury")
+        if best_key is None or key > best_key:
+            best, best_key = a, key
+    return best
+
+
+def _score(game, company: str, companies: dict, seat: int, params, scores: dict) -> float:
+    """`company_score`, asked once per company and turn (several actions name it)."""
+    score = scores.get(company)
+    if score is None:
+        score = scores[company] = company_score(game, company, companies[company], seat, params)
+    return score
+
+
+def _fails(game, company: str, companies: dict, params, fails: dict) -> bool:
+    """`failing`, asked once per company and turn."""
+    fail = fails.get(company)
+    if fail is None:
+        fail = fails[company] = failing(game, company, companies[company], params)
+    return fail
 
 
 def _cert_limit(game) -> int:
@@ -97,21 +109,31 @@ def _start(game, legal: list[dict], seat: int, params, cash: int, cache: Decisio
         return None
     rs = game.ruleset
     budget = cash * (params.start_share + (1 - params.start_share) * params.risk)
-    first_fleet = min([spec.price for v, spec in rs.vehicles.items() if rs.tier_index[v] == 0]) * 2
+    first_fleet = _first_fleet(rs)
     if budget < first_fleet:  # no start is affordable
         return None
     starts = [a for a in legal if a["type"] == "start_company"]
-
-    def cost(a: dict) -> int:
-        return a["par"] * rs.companies[a["company"]].certificates[0] // 10
-
     # majors first, the highest par first, then in the order offered
     affordable = sorted([(rs.companies[a["company"]].kind != "major", -a["par"], i, a)
-                         for i, a in enumerate(starts) if first_fleet <= cost(a) <= budget])
+                         for i, a in enumerate(starts)
+                         if first_fleet <= a["par"] * rs.companies[a["company"]].certificates[0] // 10 <= budget])
     for _, _, _, a in affordable:
         if _has_prospects(game, a, params.lookahead):
             return a
     return None
+
+
+def _first_fleet(rs) -> int:
+    """Two of the cheapest first-tier vehicles' price: the least capital worth starting
+    a company with (remembered per ruleset: asked every stock turn)."""
+    price = _FIRST_FLEET.get(rs.sha256)
+    if price is None:
+        price = _FIRST_FLEET[rs.sha256] = min([spec.price for v, spec in rs.vehicles.items()
+                                               if rs.tier_index[v] == 0]) * 2
+    return price
+
+
+_FIRST_FLEET: dict[str, int] = {}  # ruleset sha256 -> _first_fleet
 
 
 _PROSPECTS: dict[tuple, bool] = {}  # (ruleset, company, par, depth, map, vehicles) -> answer, for all seats

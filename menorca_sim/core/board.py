@@ -30,22 +30,22 @@ class _LayViews:
     anew costs more than a hex's checks, and the lookahead asks for thousands of lays."""
 
     board: object  # the board viewed
-    tile: cython.int[:]
-    rot: cython.int[:]
-    left: cython.int[:]
+    tile: cython.int[::1]
+    rot: cython.int[::1]
+    left: cython.int[::1]
     n_manifest: cython.int  # tiles of the manifest: tile indices below it
-    path_bits: cython.int[:]
-    pair_a: cython.int[:]
-    pair_b: cython.int[:]
+    path_bits: cython.int[::1]
+    pair_a: cython.int[::1]
+    pair_b: cython.int[::1]
     n_pairs: cython.int
-    edge_mask: cython.int[:]
-    neighbour: cython.int[:]
-    land_node: cython.int[:]
-    tile_colour: cython.int[:]
-    terrain_cost: cython.int[:]
-    lay_options: cython.int[:]
-    first_lay_span: cython.int[:]
-    upgrade_span: cython.int[:]
+    edge_mask: cython.int[::1]
+    neighbour: cython.int[::1]
+    land_node: cython.int[::1]
+    tile_colour: cython.int[::1]
+    terrain_cost: cython.int[::1]
+    lay_options: cython.int[::1]
+    first_lay_span: cython.int[::1]
+    upgrade_span: cython.int[::1]
 
     def __init__(self, board) -> None:
         tb = board.tables
@@ -79,11 +79,11 @@ class _Lays:
     i < n, and, once `Board._lay_effects` ran, its effect on routes as a number (-1: none)."""
 
     n: cython.int  # lays held
-    h: cython.int[:]
-    t: cython.int[:]
-    r: cython.int[:]
-    cost: cython.int[:]
-    effect: cython.longlong[:]
+    h: cython.int[::1]
+    t: cython.int[::1]
+    r: cython.int[::1]
+    cost: cython.int[::1]
+    effect: cython.longlong[::1]
 
     def __init__(self) -> None:
         self.n = 0
@@ -217,7 +217,7 @@ class Board:
         return self._lays_reached(_colour_bits(colours), own, self._reach(c, own, [self.road]), cash,
                                   terrain_discount).as_tuples()
 
-    def _lays_reached(self, allowed: cython.int, own: list, reached: cython.uchar[:], cash: int,
+    def _lays_reached(self, allowed: cython.int, own: list, reached: cython.uchar[::1], cash: int,
                       terrain_discount: int) -> _Lays:
         """`_tile_lays` of a company with stations on the nodes `own`, whose network
         reaches the vertices `reached`, with tiles of the colours `allowed` (as bits): the
@@ -226,7 +226,7 @@ class Board:
         own_node = bytearray(tb.n_nodes)
         for n in own:
             own_node[n] = 1
-        is_own: cython.uchar[:] = own_node
+        is_own: cython.uchar[::1] = own_node
         v: _LayViews = _views(self)
         terrain_on_upgrade: cython.bint = tb.rs.operating.terrain_on_upgrade
         discount: cython.int = terrain_discount
@@ -300,7 +300,7 @@ class Board:
         return self._free_slots(self._node(node))
 
     def _free_slots(self, n: cython.int) -> int:
-        company: cython.int[:] = self.station_company
+        company: cython.int[::1] = self.station_company
         s: cython.int
         free: cython.int = 0
         for s in range(self.tables.node_slots[n]):
@@ -366,8 +366,8 @@ class Board:
         """Per node: 1 when every slot holds another company's station."""
         tb = self.tables
         out = bytearray(tb.n_nodes)
-        company: cython.int[:] = self.station_company
-        node_slots: cython.int[:] = tb.node_slots
+        company: cython.int[::1] = self.station_company
+        node_slots: cython.int[::1] = tb.node_slots
         slots: cython.int = self.slots
         n: cython.int
         s: cython.int
@@ -417,7 +417,7 @@ class Board:
         # the board as it is: each kind's revenue, kept for the lays that leave the kind alone
         base: cython.int = search.revenue(-1)
         found: dict = {-1: base}  # effect -> revenue
-        reach: cython.uchar[:] = search.reach()  # per land hex: may a lay there change the revenue
+        reach: cython.uchar[::1] = search.reach()  # per land hex: may a lay there change the revenue
         out = []
         version = self.version  # each lay is undone: the board ends as it began
         for i in range(lays.n):

@@ -78,9 +78,9 @@ class _Search:
     the layout of track.py) and assigning them; reused from call to call."""
 
     # graph and per-vertex data of the current search
-    degree: cython.int[:]
-    target: cython.int[:]
-    unit: cython.int[:]
+    degree: cython.int[::1]
+    target: cython.int[::1]
+    unit: cython.int[::1]
     stride: cython.int
     # the two graphs searched (the tables' lanes, the last board's roads) as taken by
     # prepare: taking an array's memoryview anew costs more than setting up a search
@@ -88,24 +88,24 @@ class _Search:
     graph_now: object  # the graph of degree, target and unit now (see _use_graph)
     enumerated: object  # what the routes held were enumerated for (see best_revenue; None: unknown)
     enumerated_range: cython.int  # and up to which range
-    lane_degree: cython.int[:]
-    lane_target: cython.int[:]
-    lane_unit: cython.int[:]
+    lane_degree: cython.int[::1]
+    lane_target: cython.int[::1]
+    lane_unit: cython.int[::1]
     road: object
-    road_degree: cython.int[:]
-    road_target: cython.int[:]
-    road_unit: cython.int[:]
-    value: cython.int[:]
-    flags: cython.uchar[:]
-    dist: cython.int[:]  # lower bound of the units from a vertex to an OWN vertex
+    road_degree: cython.int[::1]
+    road_target: cython.int[::1]
+    road_unit: cython.int[::1]
+    value: cython.int[::1]
+    flags: cython.uchar[::1]
+    dist: cython.int[::1]  # lower bound of the units from a vertex to an OWN vertex
     dist_set: cython.int  # dist[:dist_set] may hold a lane search's bounds; beyond, all 0
-    queue: cython.int[:]
-    seen: cython.uchar[:]  # `_reach_own`'s answer: per vertex, reached
+    queue: cython.int[::1]
+    seen: cython.uchar[::1]  # `_reach_own`'s answer: per vertex, reached
     # walk state
-    visits: cython.int[:]
-    used: cython.ulonglong[:]
-    ustack: cython.int[:]
-    trail: cython.int[:]
+    visits: cython.int[::1]
+    used: cython.ulonglong[::1]
+    ustack: cython.int[::1]
+    trail: cython.int[::1]
     words: cython.int
     maxk: cython.int
     depth: cython.int
@@ -117,29 +117,29 @@ class _Search:
     n: cython.int
     cap: cython.int
     trail_cap: cython.int
-    r_rev: cython.int[:]
-    r_len: cython.int[:]
-    r_mask: cython.ulonglong[:]
-    r_off: cython.int[:]
-    r_trail: cython.int[:]
+    r_rev: cython.int[::1]
+    r_len: cython.int[::1]
+    r_mask: cython.ulonglong[::1]
+    r_off: cython.int[::1]
+    r_trail: cython.int[::1]
     # branch and bound
-    order: cython.int[:]
-    vrange: cython.int[:]
-    bound: cython.int[:]
-    choice: cython.int[:]
-    best_choice: cython.int[:]
-    count: cython.int[:]  # counting-sort buffer, grown as revenues need
+    order: cython.int[::1]
+    vrange: cython.int[::1]
+    bound: cython.int[::1]
+    choice: cython.int[::1]
+    best_choice: cython.int[::1]
+    count: cython.int[::1]  # counting-sort buffer, grown as revenues need
     nv: cython.int
     best: cython.int
     _arrays: dict
     # the map tables and what the searches' set-up reads of them (see bind), taken once
     tables: object
-    tile_colour: cython.int[:]
-    node_land: cython.int[:]
-    land_node: cython.int[:]
-    node_revenue: cython.int[:]
-    offboard_revenue: cython.int[:]
-    node_slots: cython.int[:]
+    tile_colour: cython.int[::1]
+    node_land: cython.int[::1]
+    land_node: cython.int[::1]
+    node_revenue: cython.int[::1]
+    offboard_revenue: cython.int[::1]
+    node_slots: cython.int[::1]
     vertex_index: dict
     n_nodes: cython.int
     n_rev: cython.int
@@ -152,9 +152,9 @@ class _Search:
     # the last board searched and typed views of the arrays the set-up reads (a board's
     # arrays change in place, never replaced: the views stay good; see view_board)
     viewed: object
-    b_tile: cython.int[:]
-    b_company: cython.int[:]
-    b_kind: cython.int[:]
+    b_tile: cython.int[::1]
+    b_company: cython.int[::1]
+    b_kind: cython.int[::1]
 
     def __init__(self, n_vertices: int, words: int) -> None:
         self.words = words
@@ -219,6 +219,13 @@ class _Search:
         self.stub_base = tables.stub_base
         self.epochs = tables.epochs
         self.fleet = None
+        # what every search of these tables finds beyond the revenue vertices, set once:
+        # no value, and every kind passes (fill_vertex_values and _flags set the rest)
+        v: cython.Py_ssize_t
+        for v in range(len(self.value)):
+            self.value[v] = 0
+        for v in range(self.n_rev, len(self.flags)):
+            self.flags[v] = PASS
 
     def _resize(self, name: str, code: str, size: int) -> array:
         """A zeroed array of `size` keeping the old one's items (memoryviews cannot grow)."""
@@ -281,7 +288,7 @@ class _Search:
 
     @cython.cfunc
     @cython.initializedcheck(False)
-    def _reach_own(self, graph, flags: cython.uchar[:]) -> cython.void:
+    def _reach_own(self, graph, flags: cython.uchar[::1]) -> cython.void:
         """seen: the vertices a route of one kind (flags as `_flags` set them) can reach
         over `graph`: from its OWN vertices along arcs, crossing no vertex it may not pass
         (a node that is not PASS, or FORBID and not OWN), no offboard; `track.reach`'s
@@ -368,8 +375,9 @@ class _Search:
         return self.n
 
     @cython.cfunc
+    @cython.exceptval(-1)  # 0, or -1 for an exception: cheaper to test than the interpreter's error state
     @cython.initializedcheck(False)
-    def _walk(self, v: cython.int, k: cython.int) -> cython.void:
+    def _walk(self, v: cython.int, k: cython.int) -> cython.int:
         i: cython.int
         w: cython.int
         u: cython.int
@@ -422,10 +430,12 @@ class _Search:
                 self.visits[w] -= 1
             if u >= 0:
                 self.used[word] ^= bit
+        return 0
 
     @cython.cfunc
+    @cython.exceptval(-1)  # as _walk's
     @cython.initializedcheck(False)
-    def _record(self, k: cython.int) -> cython.void:
+    def _record(self, k: cython.int) -> cython.int:
         j: cython.int
         n: cython.int = self.n
         if n == self.cap:
@@ -441,6 +451,7 @@ class _Search:
             self.r_trail[off + j] = self.trail[j]
         self.r_off[n + 1] = off + self.depth
         self.n = n + 1
+        return 0
 
     @cython.ccall
     def assign(self, ranges: list[int]) -> list[int]:
@@ -483,7 +494,7 @@ class _Search:
                 top = self.r_rev[i]
         if top + 2 > len(self.count):
             self.count = array("i", [0]) * (2 * (top + 2))
-        count: cython.int[:] = self.count  # reused: a new array per call costs more than the sort
+        count: cython.int[::1] = self.count  # reused: a new array per call costs more than the sort
         for i in range(top + 2):
             count[i] = 0
         for i in range(self.n):
@@ -495,8 +506,9 @@ class _Search:
             count[top - self.r_rev[i]] += 1
 
     @cython.cfunc
+    @cython.exceptval(-1)  # as _walk's
     @cython.initializedcheck(False)
-    def _branch(self, k: cython.int, first: cython.int, cur: cython.int) -> cython.void:
+    def _branch(self, k: cython.int, first: cython.int, cur: cython.int) -> cython.int:
         """Vehicle k picks a route (or none); `first`: where an identical vehicle k-1's
         candidates stopped, so that identical vehicles never swap routes."""
         i: cython.int
@@ -509,9 +521,9 @@ class _Search:
                 self.best = cur
                 for j in range(self.nv):
                     self.best_choice[j] = self.choice[j]
-            return
+            return 0
         if cur + self.bound[k] <= self.best:
-            return
+            return 0
         lo = first if k > 0 and self.vrange[k - 1] == self.vrange[k] else 0
         for i in range(lo, self.n):
             r = self.order[i]
@@ -533,7 +545,7 @@ class _Search:
             for j in range(self.words):
                 self.used[j] ^= self.r_mask[r * self.words + j]
         self.choice[k] = -1
-        self._branch(k + 1, self.n, cur)
+        return self._branch(k + 1, self.n, cur)
 
     @cython.cfunc
     def add_at_ends(self, v: cython.int, amount: cython.int) -> cython.void:
@@ -577,7 +589,7 @@ _LAST = None  # the search _search_for returned last
 
 @cython.cfunc
 @cython.inline
-def _printed_value(search: _Search, tile: cython.int[:], n: cython.int) -> cython.int:
+def _printed_value(search: _Search, tile: cython.int[::1], n: cython.int) -> cython.int:
     """Node n's value from the colour of its hex's tile in `tile` (no tile yet, a port
     reached by sea: yellow)."""
     t: cython.int = tile[search.node_land[n]]
@@ -585,20 +597,18 @@ def _printed_value(search: _Search, tile: cython.int[:], n: cython.int) -> cytho
 
 
 @cython.cfunc
-def fill_vertex_values(search: _Search, tile: cython.int[:], ctx: RevenueContext) -> cython.void:
+def fill_vertex_values(search: _Search, tile: cython.int[::1], ctx: RevenueContext) -> cython.void:
     """search.value: the revenue of each revenue vertex for this company (0 elsewhere),
     on a board with these tiles."""
-    out: cython.int[:] = search.value
-    offboard_revenue: cython.int[:] = search.offboard_revenue
+    out: cython.int[::1] = search.value
+    offboard_revenue: cython.int[::1] = search.offboard_revenue
     epochs: cython.int = search.epochs
     epoch: cython.int = ctx.epoch - 1
     if not 0 <= epoch < epochs:
         raise ValueError(f"epoch {ctx.epoch} is not one of the ruleset's 1..{epochs}")
     n_nodes: cython.int = search.n_nodes
     n: cython.int
-    for n in range(len(out)):
-        out[n] = 0
-    for n in range(n_nodes):
+    for n in range(n_nodes):  # the vertices beyond n_rev keep their 0 (see _Search.bind)
         out[n] = _printed_value(search, tile, n)
     for n in range(search.n_rev - n_nodes):
         out[n_nodes + n] = offboard_revenue[n * epochs + epoch]
@@ -612,11 +622,11 @@ def fill_vertex_values(search: _Search, tile: cython.int[:], ctx: RevenueContext
 def _flags(search: _Search, board, c: cython.int, ship: cython.bint, is_major: cython.bint) -> list[int]:
     """Fill search.flags (see REVENUE..OWN) for company c's ships or carts; returns the
     start vertices of the enumeration."""
-    fl: cython.uchar[:] = search.flags
+    fl: cython.uchar[::1] = search.flags
     search.view_board(board)
-    company: cython.int[:] = search.b_company
-    kind: cython.int[:] = search.b_kind
-    node_slots: cython.int[:] = search.node_slots
+    company: cython.int[::1] = search.b_company
+    kind: cython.int[::1] = search.b_kind
+    node_slots: cython.int[::1] = search.node_slots
     slots: cython.int = board.slots
     port_kind: cython.int = PORT
     n_rev: cython.int = search.n_rev
@@ -631,9 +641,7 @@ def _flags(search: _Search, board, c: cython.int, ship: cython.bint, is_major: c
     own_port: cython.bint
     own_factory: cython.bint
     for v in range(n_rev):
-        fl[v] = REVENUE  # offboards end every route
-    for v in range(n_rev, len(fl)):
-        fl[v] = PASS
+        fl[v] = REVENUE  # offboards end every route (the other vertices pass: see _Search.bind)
     own_ports = []
     for v in range(n_nodes):
         taken = 0
@@ -792,18 +800,18 @@ class FleetSearch:
     tables: object  # the map tables its buffers are sized for
     search: _Search
     is_major: cython.bint
-    tile: cython.int[:]  # the board's tiles (changed in place by the lays searched)
-    land_node: cython.int[:]  # the tables' node per land hex (-1: none)
-    values: cython.int[:]  # vertex values as at set-up, but for refreshed nodes
-    extra: cython.int[:]  # per vertex: bonuses and markers on top of the printed value
+    tile: cython.int[::1]  # the board's tiles (changed in place by the lays searched)
+    land_node: cython.int[::1]  # the tables' node per land hex (-1: none)
+    values: cython.int[::1]  # vertex values as at set-up, but for refreshed nodes
+    extra: cython.int[::1]  # per vertex: bonuses and markers on top of the printed value
     kinds: list  # per vehicle kind present: (ship, starts, ranges longest first)
-    flags: cython.uchar[:]  # per kind, per vertex: its flags (kind k at k * vertices)
-    affected: cython.uchar[:]  # per kind: `_affected_hexes` (kind k at k * span)
+    flags: cython.uchar[::1]  # per kind, per vertex: its flags (kind k at k * vertices)
+    affected: cython.uchar[::1]  # per kind: `_affected_hexes` (kind k at k * span)
     span: cython.int  # land hexes + revenue vertices: `_affected_hexes`' length
     bases: list  # per kind: its revenue on the board as at set-up or `lay_changed` (-1 until searched)
     touched: cython.int  # the land hex refreshed by the last search (-1: none)
     changed: list  # land hexes whose track changed in place since the last question (`lay_changed`)
-    any_affected: cython.uchar[:]  # per land hex: some kind's affected hexes hold it
+    any_affected: cython.uchar[::1]  # per land hex: some kind's affected hexes hold it
 
     def __init__(self, board, c: int, is_major: bool, vehicles, ctx: RevenueContext) -> None:
         search: _Search = _search_for(board.tables)
@@ -941,7 +949,7 @@ class FleetSearch:
         return self.reach()[h] != 0
 
     @cython.ccall
-    def reach(self) -> cython.uchar[:]:
+    def reach(self) -> cython.uchar[::1]:
         """`affects` of every land hex at once, as 1 or 0 per hex: good until the board's
         track changes other than by the lays searched (see `lay_changed`)."""
         self._catch_up()
@@ -997,7 +1005,7 @@ def fleet_search(board, c: int, is_major: bool, vehicles, ctx: RevenueContext) -
 
 
 @cython.cfunc
-def _affected_hexes(search: _Search, graph, flags: cython.uchar[:], out: cython.uchar[:],
+def _affected_hexes(search: _Search, graph, flags: cython.uchar[::1], out: cython.uchar[::1],
                     at: cython.int) -> cython.void:
     """Fill out[at:] (land hexes, then revenue vertices; not a slice, which would be a
     copy when not compiled): per land hex, 1 where a vertex lies that a route of this kind
@@ -1010,7 +1018,7 @@ def _affected_hexes(search: _Search, graph, flags: cython.uchar[:], out: cython.
     Then, per revenue vertex (node or offboard), 1 where such a route can reach it: a
     bonus on another's value leaves the kind's revenue alone too."""
     search._reach_own(graph, flags)
-    seen: cython.uchar[:] = search.seen
+    seen: cython.uchar[::1] = search.seen
     n_land: cython.int = search.n_land
     stub_base: cython.int = search.stub_base
     v: cython.int

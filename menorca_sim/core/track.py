@@ -31,16 +31,16 @@ class _Graph:
     `set_hex` reads: taking an array's memoryview anew costs more than a tile's arcs."""
 
     graph: tuple  # (degree, target, unit, stride) as given
-    degree: cython.int[:]
-    target: cython.int[:]
-    unit: cython.int[:]
+    degree: cython.int[::1]
+    target: cython.int[::1]
+    unit: cython.int[::1]
     stride: cython.int
     tables: object  # the tables of the views below (None: not taken yet)
-    neighbour: cython.int[:]
-    side_unit: cython.int[:]
-    land_node: cython.int[:]
-    local_arcs: cython.int[:]
-    local_arc_span: cython.int[:]
+    neighbour: cython.int[::1]
+    side_unit: cython.int[::1]
+    land_node: cython.int[::1]
+    local_arcs: cython.int[::1]
+    local_arc_span: cython.int[::1]
     stub_base: cython.int
 
     def __init__(self, graph: tuple) -> None:
@@ -122,11 +122,11 @@ def reach(tables, graphs, sources: list[int], blocked) -> bytearray:
     global _TODO
     n: cython.int = tables.n_vertices
     seen = bytearray(n)
-    mark: cython.uchar[:] = seen
-    stop: cython.uchar[:] = blocked
+    mark: cython.uchar[::1] = seen
+    stop: cython.uchar[::1] = blocked
     if len(_TODO) < n:
         _TODO = array("i", [0]) * n
-    todo: cython.int[:] = _TODO  # each vertex is stacked at most once
+    todo: cython.int[::1] = _TODO  # each vertex is stacked at most once
     top: cython.int = 0
     v: cython.int
     for v in sources:
@@ -141,11 +141,11 @@ def reach(tables, graphs, sources: list[int], blocked) -> bytearray:
     two: cython.bint = len(graphs) == 2
     first: _Graph = _graph(graphs[0])
     second: _Graph = _graph(graphs[1]) if two else first
-    degree: cython.int[:] = first.degree
-    target: cython.int[:] = first.target
+    degree: cython.int[::1] = first.degree
+    target: cython.int[::1] = first.target
     stride: cython.int = first.stride
-    degree2: cython.int[:] = second.degree
-    target2: cython.int[:] = second.target
+    degree2: cython.int[::1] = second.degree
+    target2: cython.int[::1] = second.target
     stride2: cython.int = second.stride
     while top > 0:
         top -= 1
@@ -163,8 +163,8 @@ _TODO = array("i")  # reach's stack, reused (the lookahead asks for reach thousa
 
 @cython.cfunc
 @cython.inline
-def _stack_arcs(degree: cython.int[:], target: cython.int[:], stride: cython.int, v: cython.int,
-                mark: cython.uchar[:], todo: cython.int[:], top: cython.int) -> cython.int:
+def _stack_arcs(degree: cython.int[::1], target: cython.int[::1], stride: cython.int, v: cython.int,
+                mark: cython.uchar[::1], todo: cython.int[::1], top: cython.int) -> cython.int:
     """Mark and stack the unseen vertices that v's arcs lead to; returns the new top."""
     i: cython.int
     w: cython.int
