@@ -510,42 +510,43 @@ class _Search:
     @cython.initializedcheck(False)
     def _branch(self, k: cython.int, first: cython.int, cur: cython.int) -> cython.int:
         """Vehicle k picks a route (or none); `first`: where an identical vehicle k-1's
-        candidates stopped, so that identical vehicles never swap routes."""
+        candidates stopped, so that identical vehicles never swap routes. Where vehicle k
+        runs none, so do the vehicles after it: a route of theirs would earn as much on
+        vehicle k (whose range is at least theirs), in an assignment searched before
+        (and of equal assignments the first found is kept)."""
         i: cython.int
         j: cython.int
         r: cython.int
         lo: cython.int
         clash: cython.bint
-        if k == self.nv:
-            if cur > self.best:
-                self.best = cur
-                for j in range(self.nv):
-                    self.best_choice[j] = self.choice[j]
-            return 0
-        if cur + self.bound[k] <= self.best:
-            return 0
-        lo = first if k > 0 and self.vrange[k - 1] == self.vrange[k] else 0
-        for i in range(lo, self.n):
-            r = self.order[i]
-            if cur + self.r_rev[r] + self.bound[k + 1] <= self.best:
-                break  # candidates come by falling revenue: none further can do better
-            if self.r_len[r] > self.vrange[k]:
-                continue
-            clash = False
-            for j in range(self.words):
-                if self.used[j] & self.r_mask[r * self.words + j]:
-                    clash = True
-                    break
-            if clash:
-                continue
-            for j in range(self.words):
-                self.used[j] |= self.r_mask[r * self.words + j]
-            self.choice[k] = r
-            self._branch(k + 1, i + 1, cur + self.r_rev[r])
-            for j in range(self.words):
-                self.used[j] ^= self.r_mask[r * self.words + j]
-        self.choice[k] = -1
-        return self._branch(k + 1, self.n, cur)
+        if k < self.nv and cur + self.bound[k] > self.best:
+            lo = first if k > 0 and self.vrange[k - 1] == self.vrange[k] else 0
+            for i in range(lo, self.n):
+                r = self.order[i]
+                if cur + self.r_rev[r] + self.bound[k + 1] <= self.best:
+                    break  # candidates come by falling revenue: none further can do better
+                if self.r_len[r] > self.vrange[k]:
+                    continue
+                clash = False
+                for j in range(self.words):
+                    if self.used[j] & self.r_mask[r * self.words + j]:
+                        clash = True
+                        break
+                if clash:
+                    continue
+                for j in range(self.words):
+                    self.used[j] |= self.r_mask[r * self.words + j]
+                self.choice[k] = r
+                self._branch(k + 1, i + 1, cur + self.r_rev[r])
+                for j in range(self.words):
+                    self.used[j] ^= self.r_mask[r * self.words + j]
+        if cur > self.best:  # the routes picked, vehicle k and those after it running none
+            self.best = cur
+            for j in range(k):
+                self.best_choice[j] = self.choice[j]
+            for j in range(k, self.nv):
+                self.best_choice[j] = -1
+        return 0
 
     @cython.cfunc
     def add_at_ends(self, v: cython.int, amount: cython.int) -> cython.void:
