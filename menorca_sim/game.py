@@ -33,8 +33,37 @@ def seed_sequences(seed: int, players: int) -> list[np.random.SeedSequence]:
     return np.random.SeedSequence(seed).spawn(players + 1)
 
 
+@cython.cclass
 class Game:
     """One game: setup draws from `seed`, then actions until `is_over()`."""
+
+    # Compiled, a Game is an extension type: its methods read these fields as C fields, not
+    # by a lookup in an instance dict (every decision asks a Game dozens of questions).
+    # All stay readable and writable from Python; see __init__ for what each holds.
+    ruleset = cython.declare(object, visibility="public")
+    seed = cython.declare(object, visibility="public")
+    check = cython.declare(object, visibility="public")
+    seats = cython.declare(object, visibility="public")
+    _checker = cython.declare(object, visibility="public")
+    _eng = cython.declare(object, visibility="public")
+    _legal = cython.declare(object, visibility="public")
+    _revenue_state = cython.declare(object, visibility="public")
+    _bank = cython.declare(object, visibility="public")
+    _for_sale = cython.declare(dict, visibility="public")
+    _map_key = cython.declare(tuple, visibility="public")
+    _own_keys = cython.declare(tuple, visibility="public")
+    _revenues = cython.declare(object, visibility="public")
+    _ship_ids = cython.declare(frozenset, visibility="public")
+    _searched = cython.declare(dict, visibility="public")
+    _log = cython.declare(object, visibility="public")
+    _actor_now = cython.declare(object, visibility="public")
+    _decision_now = cython.declare(object, visibility="public")
+    _bank_checked = cython.declare(cython.bint, visibility="public")
+    _contexts = cython.declare(dict, visibility="public")
+    _asked = cython.declare(dict, visibility="public")
+    _key_numbers = cython.declare(dict, visibility="public")
+    _keys = cython.declare(dict, visibility="public")
+    _key_common = cython.declare(object, visibility="public")
 
     def __init__(self, ruleset: Ruleset | None = None, players: int = 3, seed: int = 0,
                  minors: list[str] | None = None, legacies: list[str] | None = None,
@@ -180,13 +209,16 @@ class Game:
     def clone(self) -> "Game":
         """An independent copy (without the log) to explore from."""
         other = Game.__new__(Game)
-        other.__dict__.update(self.__dict__)
+        other.ruleset, other.seed, other.check, other.seats = self.ruleset, self.seed, self.check, self.seats
         other._eng = self._eng.clone()
+        other._legal = self._legal  # the same state: the same legal actions
         other._revenue_state = None  # its own revenues asked, from the start
         other._bank, other._for_sale = None, {}  # and its own vehicles on sale
+        other._map_key = self._map_key
         other._own_keys = (None, {})  # and its own revenue keys (its versions go their own way)
         other._forget_state()
         # the revenue memo stays shared: its keys hold all a revenue depends on
+        other._revenues, other._ship_ids, other._searched = self._revenues, self._ship_ids, self._searched
         other._checker = self._checker.clone() if self._checker is not None else None
         other._log = None
         return other
@@ -650,6 +682,7 @@ COMPANY_FIELDS = ("cash", "price", "cell", "treasury", "pool", "par", "director"
 
 
 @cython.cfunc
+@cython.locals(g=Game)  # its fields read as C fields
 def _player_field(g: Game, p: int, field: str):
     """Field `field` (one of PLAYER_FIELDS) of seat p's record: a compiled branch per
     field, not a call per field (a player reads records at every decision)."""
@@ -664,6 +697,7 @@ def _player_field(g: Game, p: int, field: str):
 
 
 @cython.cfunc
+@cython.locals(g=Game)  # its fields read as C fields
 def _company_field(g: Game, c: int, field: str):
     """Field `field` (one of COMPANY_FIELDS) of company c's record (see `_player_field`);
     the fields the scripted players read come first."""
