@@ -104,6 +104,7 @@ class Game:
         seat, company = self._actor()
         return self._eng.t.company_ids[company] if company >= 0 else f"P{seat + 1}"
 
+    @cython.ccall  # called by the other methods directly, not by a Python call
     def _actor(self) -> tuple[int, int]:
         """The engine's (seat, company index) deciding now, asked once per state with the decision."""
         if self._actor_now is None:
@@ -117,6 +118,7 @@ class Game:
                 self._asked[(eng.t.company_ids[company], fleet)] = eng.or_plan.revenue
         return self._actor_now
 
+    @cython.ccall  # called by the other methods directly, not by a Python call
     def _forget_state(self) -> None:
         """Drop what was remembered of the state before an action (or of the original's,
         in a clone); what was asked about route revenues only once the map or anything
@@ -139,6 +141,7 @@ class Game:
             self._actor()
         return self._decision_now
 
+    @cython.ccall  # called by the other methods directly, not by a Python call
     def _legal_pairs(self):
         if self._legal is None:
             tuples = self._eng.legal()
@@ -240,6 +243,7 @@ class Game:
         """The seat deciding for `company` (-1 if no player does: not started, or closed)."""
         return self._director(self._eng.t.company_index[company])
 
+    @cython.ccall  # called by the other methods directly, not by a Python call
     def _director(self, c: int) -> int:
         seat = self._eng.director(c)
         return seat if 0 <= seat < self._eng.n else -1
@@ -303,6 +307,7 @@ class Game:
         board, ctx = self._changed(c, changes, operating.revenue_context(eng, c))
         return board.best_routes(company, eng.is_major(c), self._fleet(vehicles), ctx)
 
+    @cython.ccall  # called by the other methods directly, not by a Python call
     def _fleet(self, vehicles: Sequence[str]) -> list[tuple[str, str, int]]:
         """(id, kind, range) of each vehicle: what the route search takes."""
         searched = self._searched
@@ -325,6 +330,7 @@ class Game:
             total = self._asked[(company, fleet)] = self._remembered_revenue(company, fleet)
         return total
 
+    @cython.ccall  # called by the other methods directly, not by a Python call
     def _remembered_revenue(self, company: str, fleet: tuple) -> int:
         """`route_revenue(company, fleet)` from the memo, searched where it is not there."""
         eng = self._eng
@@ -351,6 +357,7 @@ class Game:
             memo.put(number, fleet, total)
         return total
 
+    @cython.ccall  # called by the other methods directly, not by a Python call
     def _key_number(self, c: int, company: str) -> int:
         """The memo's number of company c's `revenue_key` now (the key kept in `_keys`)."""
         number = self._key_numbers.get(c)
@@ -375,6 +382,7 @@ class Game:
             self._remember(c, company, tuple(vehicles), base)
         return revenues
 
+    @cython.ccall  # called by the other methods directly, not by a Python call
     def _remember(self, c: int, company: str, fleet: tuple, revenue: int) -> None:
         """`route_revenue(company, fleet)` on the map as it is, searched on the way."""
         self._asked[(company, fleet)] = revenue
@@ -478,6 +486,7 @@ class Game:
             own = parts[c] = (tuple(bonuses), tuple(eng.mmarkers[c]))
         return self._key_common + own
 
+    @cython.ccall  # called by the other methods directly, not by a Python call
     def _context_of(self, c: int):
         """Company c's revenue context in the current state, for revenue questions (without
         the goods markers, which only a route plan reports): built once per revenue key but
@@ -495,6 +504,7 @@ class Game:
             self._contexts[c] = ctx
         return ctx
 
+    @cython.ccall  # called by the other methods directly, not by a Python call
     def _changed(self, c: int, changes, ctx=None) -> tuple:
         """(board, revenue context) of company c with `changes` applied to copies; the
         context is `ctx`, or by default `_context_of(c)`."""
