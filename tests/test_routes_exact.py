@@ -60,6 +60,12 @@ def check_positions(seeds) -> None:
             _vid, kind, rng = by_id[route.vehicle]
             legal = ref.legal_routes(rs, board, company, is_major, kind, rng, ctx)
             assert (route.hexes, route.nodes, route.revenue) in [(h, s, r) for h, s, r, _u in legal], seed
+        # a vehicle idles only where every vehicle of its kind that runs reaches at least as far
+        # (the assignment stops at the first vehicle, longest range first, that runs none)
+        running = [by_id[r.vehicle] for r in plan.routes]
+        for _vid, kind, rng in vehicles:
+            if sum(v == (_vid, kind, rng) for v in running) < sum(v == (_vid, kind, rng) for v in vehicles):
+                assert all(rng <= r for _v, k, r in running if k == kind), (seed, vehicles, plan.as_dict())
 
 
 def test_optimizer_equals_brute_force_on_500_positions():
