@@ -34,12 +34,64 @@ def seed_sequences(seed: int, players: int) -> list[np.random.SeedSequence]:
 
 
 @cython.cclass
+class RevenueMemo:
+    """Route revenues by (company index and its revenue key, fleet), and the revenue
+    context of each such key but its map part. Keys are numbered (a small int hashes
+    faster than the map's bytes), never twice with one number; all is dropped at
+    `MEMO_MAX` revenues, so that a game's memo stays small. Compiled as an extension
+    type: the Game asks it a few hundred times per game."""
+
+    _numbers = cython.declare(dict)
+    _next = cython.declare(cython.long)
+    _revenues = cython.declare(dict)
+    _contexts = cython.declare(dict)
+
+    def __init__(self) -> None:
+        self._numbers = {}
+        self._next = 0
+        self._revenues = {}
+        self._contexts = {}
+
+    @cython.ccall
+    def number(self, key: tuple) -> int:
+        number = self._numbers.get(key)
+        if number is None:
+            number = self._numbers[key] = self._next
+            self._next += 1
+        return number
+
+    @cython.ccall
+    def get(self, number: int, fleet: tuple) -> int | None:
+        return self._revenues.get((number, fleet))
+
+    @cython.ccall
+    def put(self, number: int, fleet: tuple, revenue: int) -> None:
+        if len(self._revenues) >= MEMO_MAX:
+            self._revenues.clear()
+            self._numbers.clear()
+            self._contexts.clear()
+        self._revenues[(number, fleet)] = revenue
+
+    @cython.ccall
+    def context(self, key: tuple) -> RevenueContext | None:
+        return self._contexts.get(key)
+
+    @cython.ccall
+    def put_context(self, key: tuple, ctx: RevenueContext) -> None:
+        self._contexts[key] = ctx
+
+
+MEMO_MAX = 20000  # revenues a RevenueMemo holds at most
+
+
+@cython.cclass
 class Game:
     """One game: setup draws from `seed`, then actions until `is_over()`."""
 
     # Compiled, a Game is an extension type: its methods read these fields as C fields, not
-    # by a lookup in an instance dict (every decision asks a Game dozens of questions).
-    # All stay readable and writable from Python; see __init__ for what each holds.
+    # by a lookup in an instance dict, and call its internal helpers (`cython.ccall`)
+    # directly, not through Python (every decision asks a Game dozens of questions). All
+    # fields stay readable and writable from Python; see __init__ for what each holds.
     ruleset = cython.declare(object, visibility="public")
     seed = cython.declare(object, visibility="public")
     check = cython.declare(object, visibility="public")
@@ -52,7 +104,7 @@ class Game:
     _for_sale = cython.declare(dict, visibility="public")
     _map_key = cython.declare(tuple, visibility="public")
     _own_keys = cython.declare(tuple, visibility="public")
-    _revenues = cython.declare(object, visibility="public")
+    _revenues = cython.declare(RevenueMemo, visibility="public")
     _ship_ids = cython.declare(frozenset, visibility="public")
     _searched = cython.declare(dict, visibility="public")
     _log = cython.declare(object, visibility="public")
@@ -104,7 +156,7 @@ class Game:
         seat, company = self._actor()
         return self._eng.t.company_ids[company] if company >= 0 else f"P{seat + 1}"
 
-    @cython.ccall  # called by the other methods directly, not by a Python call
+    @cython.ccall
     def _actor(self) -> tuple[int, int]:
         """The engine's (seat, company index) deciding now, asked once per state with the decision."""
         if self._actor_now is None:
@@ -118,7 +170,7 @@ class Game:
                 self._asked[(eng.t.company_ids[company], fleet)] = eng.or_plan.revenue
         return self._actor_now
 
-    @cython.ccall  # called by the other methods directly, not by a Python call
+    @cython.ccall
     def _forget_state(self) -> None:
         """Drop what was remembered of the state before an action (or of the original's,
         in a clone); what was asked about route revenues only once the map or anything
@@ -141,7 +193,7 @@ class Game:
             self._actor()
         return self._decision_now
 
-    @cython.ccall  # called by the other methods directly, not by a Python call
+    @cython.ccall
     def _legal_pairs(self):
         if self._legal is None:
             tuples = self._eng.legal()
@@ -243,7 +295,7 @@ class Game:
         """The seat deciding for `company` (-1 if no player does: not started, or closed)."""
         return self._director(self._eng.t.company_index[company])
 
-    @cython.ccall  # called by the other methods directly, not by a Python call
+    @cython.ccall
     def _director(self, c: int) -> int:
         seat = self._eng.director(c)
         return seat if 0 <= seat < self._eng.n else -1
@@ -307,7 +359,7 @@ class Game:
         board, ctx = self._changed(c, changes, operating.revenue_context(eng, c))
         return board.best_routes(company, eng.is_major(c), self._fleet(vehicles), ctx)
 
-    @cython.ccall  # called by the other methods directly, not by a Python call
+    @cython.ccall
     def _fleet(self, vehicles: Sequence[str]) -> list[tuple[str, str, int]]:
         """(id, kind, range) of each vehicle: what the route search takes."""
         searched = self._searched
@@ -330,7 +382,7 @@ class Game:
             total = self._asked[(company, fleet)] = self._remembered_revenue(company, fleet)
         return total
 
-    @cython.ccall  # called by the other methods directly, not by a Python call
+    @cython.ccall
     def _remembered_revenue(self, company: str, fleet: tuple) -> int:
         """`route_revenue(company, fleet)` from the memo, searched where it is not there."""
         eng = self._eng
@@ -339,7 +391,7 @@ class Game:
         # remembered under the fleet as asked (any order of its vehicles names the same
         # revenue), and, to be reused by other fleets, its ships' and its carts' apart:
         # they never share track, so the fleet earns the sum (the core searches them apart too)
-        memo = cython.declare(RevenueMemo, self._revenues)
+        memo = self._revenues
         total = memo.get(number, fleet)
         if total is None:
             ship_ids = self._ship_ids
@@ -357,14 +409,13 @@ class Game:
             memo.put(number, fleet, total)
         return total
 
-    @cython.ccall  # called by the other methods directly, not by a Python call
+    @cython.ccall
     def _key_number(self, c: int, company: str) -> int:
         """The memo's number of company c's `revenue_key` now (the key kept in `_keys`)."""
         number = self._key_numbers.get(c)
         if number is None:
             key = self._keys[c] = self.revenue_key(company)
-            memo = cython.declare(RevenueMemo, self._revenues)
-            number = self._key_numbers[c] = memo.number((c, key))
+            number = self._key_numbers[c] = self._revenues.number((c, key))
         return number
 
     def lay_revenues(self, company: str, vehicles: list[str], lays: list[dict], done=()) -> list[int]:
@@ -382,12 +433,11 @@ class Game:
             self._remember(c, company, tuple(vehicles), base)
         return revenues
 
-    @cython.ccall  # called by the other methods directly, not by a Python call
+    @cython.ccall
     def _remember(self, c: int, company: str, fleet: tuple, revenue: int) -> None:
         """`route_revenue(company, fleet)` on the map as it is, searched on the way."""
         self._asked[(company, fleet)] = revenue
-        memo = cython.declare(RevenueMemo, self._revenues)
-        memo.put(self._key_number(c, company), fleet, revenue)
+        self._revenues.put(self._key_number(c, company), fleet, revenue)
 
     def station_revenues(self, company: str, vehicles: list[str], stations: list[dict]) -> list[int]:
         """`route_revenue(company, vehicles, [station])` for each `place_station` action of
@@ -486,7 +536,7 @@ class Game:
             own = parts[c] = (tuple(bonuses), tuple(eng.mmarkers[c]))
         return self._key_common + own
 
-    @cython.ccall  # called by the other methods directly, not by a Python call
+    @cython.ccall
     def _context_of(self, c: int):
         """Company c's revenue context in the current state, for revenue questions (without
         the goods markers, which only a route plan reports): built once per revenue key but
@@ -496,15 +546,14 @@ class Game:
         if ctx is None:
             self._key_number(c, self._eng.t.company_ids[c])
             key = (c,) + self._keys[c][1:]
-            memo = cython.declare(RevenueMemo, self._revenues)
-            ctx = memo.context(key)
+            ctx = self._revenues.context(key)
             if ctx is None:
                 ctx = operating.revenue_context(self._eng, c, False)
-                memo.put_context(key, ctx)
+                self._revenues.put_context(key, ctx)
             self._contexts[c] = ctx
         return ctx
 
-    @cython.ccall  # called by the other methods directly, not by a Python call
+    @cython.ccall
     def _changed(self, c: int, changes, ctx=None) -> tuple:
         """(board, revenue context) of company c with `changes` applied to copies; the
         context is `ctx`, or by default `_context_of(c)`."""
@@ -630,59 +679,6 @@ def _only(actions: list[dict], kind: str, what: str) -> list[dict]:
         if action["type"] != kind:
             raise ValueError(f"not {what}: {action!r}")
     return actions
-
-
-@cython.cclass
-class RevenueMemo:
-    """Route revenues by (company index and its revenue key, fleet), and the revenue
-    context of each such key but its map part. Keys are numbered (a small int hashes
-    faster than the map's bytes), never twice with one number; all is dropped at
-    `MEMO_MAX` revenues, so that a game's memo stays small. Compiled as an extension
-    type: the Game asks it a few hundred times per game."""
-
-    _numbers = cython.declare(dict)
-    _next = cython.declare(cython.long)
-    _revenues = cython.declare(dict)
-    _contexts = cython.declare(dict)
-
-    def __init__(self) -> None:
-        self._numbers = {}
-        self._next = 0
-        self._revenues = {}
-        self._contexts = {}
-
-    @cython.ccall
-    def number(self, key: tuple) -> int:
-        number = self._numbers.get(key)
-        if number is None:
-            number = self._numbers[key] = self._next
-            self._next += 1
-        return number
-
-    @cython.ccall
-    def get(self, number: int, fleet: tuple):
-        """The revenue remembered (None if none is)."""
-        return self._revenues.get((number, fleet))
-
-    @cython.ccall
-    def put(self, number: int, fleet: tuple, revenue: int) -> None:
-        if len(self._revenues) >= MEMO_MAX:
-            self._revenues.clear()
-            self._numbers.clear()
-            self._contexts.clear()
-        self._revenues[(number, fleet)] = revenue
-
-    @cython.ccall
-    def context(self, key: tuple):
-        """The RevenueContext remembered (None if none is)."""
-        return self._contexts.get(key)
-
-    @cython.ccall
-    def put_context(self, key: tuple, ctx: RevenueContext) -> None:
-        self._contexts[key] = ctx
-
-
-MEMO_MAX = 20000  # revenues a RevenueMemo holds at most
 
 
 # The records' fields, in their order (`_player_field` and `_company_field` read them).
