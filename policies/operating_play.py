@@ -129,9 +129,9 @@ def purchase_value(game, company: str, fleet: list[str], vehicle: str, returned:
         new.remove(returned)
     new.append(vehicle)
     # what the fleet earns now, and once the next phase begins: the same for every candidate
-    now, lasting = cache.once(("fleet_revenues", company, tuple(fleet)), lambda: _earnings(game, company, fleet))
+    now, lasting = cache.once(("fleet_revenues", company, tuple(fleet)), _earnings, game, company, fleet)
     if starts_phase(game, vehicle):
-        harm = cache.once(("phase_change_harm", company), lambda: phase_change_harm(game, company, params, cache))
+        harm = cache.once(("phase_change_harm", company), phase_change_harm, game, company, params, cache)
         gain = (view.route_revenue(game, company, after_phase_change(game, new)) - now + harm) * (1 + params.vehicle_timing)
     else:
         new_now, new_lasting = _earnings(game, company, new)

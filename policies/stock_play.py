@@ -45,14 +45,13 @@ def stock_turn(game, legal: list[dict], seat: int, params, cache: DecisionCache)
     companies = cache.companies(game)
     sells = [a for a in legal if a["type"] == "sell_cert"]
     done = view.find_action(legal, "pass", "end_turn", last=True)
-    scores: dict[str, float] = {}  # of the companies on sale, as asked
-    fails: dict[str, bool] = {}
     if sells and (done is None or me["certs"] > _cert_limit(game)):  # over the limit: the worst company
-        scored = [(_score(game, a["company"], companies, seat, params, scores), i) for i, a in enumerate(sells)]
+        scored = [(_score(game, c, companies, seat, params, cache), i)
+                  for i, c in enumerate([a["company"] for a in sells])]
         return sells[min(scored)[1]]
     for a in sells:
         c = a["company"]
-        if companies[c]["director"] != seat and _fails(game, c, companies, params, fails):
+        if companies[c]["director"] != seat and _fails(game, c, companies, params, cache):
             return a
     cash = me["cash"] - reserve(game, seat, params, cache)
     start = _start(game, legal, seat, params, cash, cache)
@@ -63,31 +62,26 @@ def stock_turn(game, legal: list[dict], seat: int, params, cache: DecisionCache)
         if a["type"] != "buy_cert":
             continue
         c = a["company"]
-        if (_cert_cost(game, c, companies) > cash
-                or _score(game, c, companies, seat, params, scores) < params.min_yield
-                or _fails(game, c, companies, params, fails)):
+        if _cert_cost(game, c, companies) > cash:
+            continue
+        score = _score(game, c, companies, seat, params, cache)
+        if score < params.min_yield or _fails(game, c, companies, params, cache):
             continue
         # the best company; its treasury first (the company gets the money)
-        key = (scores[c], a["source"] == "treasury")
+        key = (score, a["source"] == "treasury")
         if best_key is None or key > best_key:
             best, best_key = a, key
     return best
 
 
-def _score(game, company: str, companies: dict, seat: int, params, scores: dict) -> float:
-    """`company_score`, asked once per company and turn (several actions name it)."""
-    score = scores.get(company)
-    if score is None:
-        score = scores[company] = company_score(game, company, companies[company], seat, params)
-    return score
+def _score(game, company: str, companies: dict, seat: int, params, cache: DecisionCache) -> float:
+    """`company_score`, asked once per turn (several actions name a company)."""
+    return cache.once(("score", company), company_score, game, company, companies[company], seat, params)
 
 
-def _fails(game, company: str, companies: dict, params, fails: dict) -> bool:
-    """`failing`, asked once per company and turn."""
-    fail = fails.get(company)
-    if fail is None:
-        fail = fails[company] = failing(game, company, companies[company], params)
-    return fail
+def _fails(game, company: str, companies: dict, params, cache: DecisionCache) -> bool:
+    """`failing`, asked once per turn."""
+    return cache.once(("failing", company), failing, game, company, companies[company], params)
 
 
 def _cert_limit(game) -> int:

@@ -56,12 +56,12 @@ class DecisionCache:
 
     def next_lays(self, game, company: str, done: list[dict]) -> list[dict]:
         """`game.next_lays(company, done)`, asked once per decision."""
-        return self.once(("next_lays", company, _lays_key(done)), lambda: view.next_lays(game, company, done))
+        return self.once(("next_lays", company, _lays_key(done)), view.next_lays, game, company, done)
 
     def next_lay_revenues(self, game, company: str, fleet: list[str], done: list[dict]) -> list[int]:
         """`game.next_lay_revenues(company, fleet, done)`, asked once per decision."""
         return self.once(("next_lay_revenues", company, tuple(fleet), _lays_key(done)),
-                         lambda: view.next_lay_revenues(game, company, fleet, done))
+                         view.next_lay_revenues, game, company, fleet, done)
 
     def ask_next_lay_revenues(self, game, company: str, fleet: list[str], done: list[dict],
                               firsts: list[dict]) -> None:
@@ -75,10 +75,11 @@ class DecisionCache:
             for i, revenues in zip(todo, answers):
                 self._answers[keys[i]] = revenues
 
-    def once(self, key: tuple, ask):
-        """`ask()`, asked once per decision for each `key`."""
+    def once(self, key: tuple, ask, *args):
+        """`ask(*args)`, asked once per decision for each `key` (the arguments given, not
+        bound in a closure: compiled, a function holding one builds it at every call)."""
         if key not in self._answers:
-            self._answers[key] = ask()
+            self._answers[key] = ask(*args)
         return self._answers[key]
 
 

@@ -775,9 +775,9 @@ def best_revenue(board, c: int, is_major: bool, vehicles, ctx: RevenueContext) -
     fill_vertex_values(search, search.b_tile, ctx)
     total = 0
     for kind, group, ranges in _kind_groups(vehicles):
-        starts = _flags(search, board, c, kind == "ship", is_major)
         asked = (board, board.version, c, is_major, kind, ctx)
         if search.enumerated != asked or ranges[0] > search.enumerated_range:
+            starts = _flags(search, board, c, kind == "ship", is_major)
             _enumerate(search, board, is_major, kind == "ship", starts, ranges[0])
             search.enumerated, search.enumerated_range = asked, ranges[0]
         total += _assigned_revenue(search, ranges)
@@ -831,7 +831,7 @@ class FleetSearch:
     @cython.cfunc
     def set_up(self, board, c: int, is_major: bool, vehicles, ctx: RevenueContext) -> cython.void:
         """Prepare the search of company c's `vehicles` on `board` (of its tables)."""
-        search: _Search = _search_for(board.tables)
+        search: _Search = self.search
         self.board = board
         self.is_major = is_major
         search.view_board(board)
