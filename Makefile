@@ -7,7 +7,7 @@ STAMP  := $(VENV)/.installed
 COMPILED := $(wildcard menorca_sim/core/*.py menorca_sim/core/*.pxd) menorca_sim/game.py $(wildcard policies/*.py)
 BUILT  := .build-stamp
 
-.PHONY: test test-slow report bench fuzz build clean
+.PHONY: test test-slow report bench fuzz golden build clean
 
 # The venv holds the package installed in editable mode with its test and dask extras
 # (without compiling: $(BUILT) compiles the core in place).
@@ -29,6 +29,11 @@ test: $(BUILT)
 
 test-slow: $(BUILT)
 	$(PY) -m pytest -q -m slow
+
+# Rewrite the golden games (tests/golden/) after a change meant to change games; it
+# prints which games changed and at which action. Say why in the commit.
+golden: $(BUILT)
+	$(PY) tests/golden_games.py --write
 
 # The default balance study, played afresh, then its report (reports/balance/).
 report: $(BUILT)

@@ -284,12 +284,16 @@ def dividend(game, legal: list[dict], params, cache: DecisionCache) -> dict:
 
 
 def company_sells(game, legal: list[dict], params, cache: DecisionCache) -> dict:
-    """Sell its own certificates only to fund a vehicle it would otherwise have to force."""
+    """Sell its own certificates only to fund a vehicle it would otherwise have to force:
+    the fewest that cover the shortfall (all are sold at the current value), else all it may."""
     company, info = _company(game, cache)
-    sell = view.find_action(legal, "company_sells_cert")
-    if sell is not None and vehicle_shortfall(game, company, info) > 0:
-        return sell
-    return _skip(legal)
+    sales = [a for a in legal if a["type"] == "company_sells_certs"]
+    shortfall = vehicle_shortfall(game, company, info) if sales else 0
+    if shortfall <= 0:
+        return _skip(legal)
+    each = info["price"] * game.ruleset.companies[company].certificates[-1] // 10  # a treasury certificate
+    covering = [a for a in sales if a["count"] * each >= shortfall]
+    return covering[0] if covering else sales[-1]
 
 
 def company_buys_back(game, legal: list[dict], params, cache: DecisionCache) -> dict:

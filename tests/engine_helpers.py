@@ -134,3 +134,24 @@ def set_phase(game: Game, name: str) -> None:
 
 def load_ruleset_with(overrides: dict):
     return load_ruleset(overrides=overrides)
+
+
+def rnc_at_purchase(game: Game, phase: str, sold_out, cash: int = 1000) -> None:
+    """Set the game in `phase` with the tiers `sold_out` gone; RNC (P1, at 100, with
+    `cash`) operates first: stop at its vehicle purchase."""
+    set_phase(game, phase)
+    eng = game._eng
+    for v in sold_out:
+        eng.vehicles_left[eng.t.vehicle_index[v]] = 0
+    start_directly(game, "RNC", 0, 100)
+    fund(game, "RNC", cash)
+    pass_stock_round(game)
+    assert game.actor_label() == "RNC"
+    while game.decision() != "buy_vehicles":
+        act(game, "skip")
+
+
+def rnc_buys_next_tier(game: Game, vehicle: str, phase: str, sold_out, cash: int = 1000) -> None:
+    """RNC operates first and buys the first vehicle of the next tier."""
+    rnc_at_purchase(game, phase, sold_out, cash)
+    act(game, "buy_vehicle", vehicle=vehicle, source="bank")

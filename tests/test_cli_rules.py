@@ -58,7 +58,7 @@ def test_show_default_summary():
     assert re.search(r"^  RADM +merged +- +10x10 % +- +3 +3 +10 % +cart +-$", out, re.M)
     assert re.search(r"^  escorted_convoy +ship +9 +720 +unlimited +9H +-$", out, re.M)
     assert re.search(r"^  7H +3 +yellow\+green\+brown +3 +3$", out, re.M)
-    assert re.search(r"^  4 +9H +no +Conquest 1756 \(end_after_set\)$", out, re.M)
+    assert re.search(r"^  4 +8H 9H +no +Conquest 1756 \(end_after_set\)$", out, re.M)
     assert re.search(r"^  L6 +Casa de Comerç +90 +15 +epoch 3 +grant_certificate\(percent=10, company=RCC\)$", out, re.M)
     assert "  33 land hexes, 27 sea hexes, 10 nodes (2 cities, 8 towns, 4 ports), 7 offboards, 42 lanes\n" in out
     assert "  terrain costs: plain 0, hills 20, rough 30, mountain 40\n" in out

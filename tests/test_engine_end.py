@@ -36,20 +36,20 @@ def test_bankruptcy_finishes_the_current_or():
 
 def test_conquest_finishes_the_current_set():
     game = sr_game()
-    set_phase(game, "8H")
+    set_phase(game, "7H")
     eng = game._eng
-    eng.vehicles_left[eng.t.vehicle_index["convoy"]] = 0  # the 8H tier is sold out
+    eng.vehicles_left[eng.t.vehicle_index["ship_of_the_line"]] = 0  # the 7H tier is sold out
     start_directly(game, "RNC", 0, 100)
     fund(game, "RNC", 1000)
     pass_stock_round(game)
     assert eng.set_length == 3
     while game.decision() != "buy_vehicles":
         act(game, "skip")
-    act(game, "buy_vehicle", vehicle="escorted_convoy")  # 9H: epoch 4, "Conquest 1756"
+    act(game, "buy_vehicle", vehicle="convoy")  # 8H: epoch 4 by default, "Conquest 1756"
     assert game.state()["epoch"] == 4 and not game.is_over()
     play_random(game, 3)
     assert game.result()["reason"] == "conquest"
-    assert (eng.ors, eng.srs) == (3, 1)  # the whole set, begun in 8H, was finished
+    assert (eng.ors, eng.srs) == (3, 1)  # the whole set, begun in 7H, was finished
 
 
 def test_cap_ends_the_game():

@@ -4,6 +4,7 @@ from engine_helpers import (RS, act, cell_of, company, fund, give_vehicles, load
                             pass_stock_round, play_random, set_cash, set_phase, sr_game,
                             start_directly)
 
+from menorca_sim.core.codes import POOL
 from menorca_sim.core.operating import next_company, revenue_context
 from menorca_sim.core.routes import RevenueContext
 
@@ -134,13 +135,36 @@ def test_company_sells_and_buys_back_its_certificates():
     game = _dividend_setup(70)
     act(game, "withhold")
     assert game.decision() == "company_sells"
-    act(game, "company_sells_cert")  # at 65, then one cell down
+    act(game, "company_sells_certs", count=1)  # at 65, then one cell down
     rnc = game.state()["companies"]["RNC"]
     assert (rnc["cash"], rnc["price"], rnc["pool"], rnc["treasury"]) == (50 + 65, 60, 10, 60)
-    act(game, "skip")
+    assert game.decision() == "company_buys_back"  # the sale was the step's one decision
     act(game, "company_buys_back")
     rnc = game.state()["companies"]["RNC"]
     assert (rnc["cash"], rnc["pool"], rnc["treasury"]) == (115 - 60, 0, 70)
+
+
+def test_company_sells_several_certificates_at_one_price_then_drops():
+    """Seeds: "in beliebiger Menge zum aktuellen Marktwert. Ihr Kurs fällt dann senkrecht
+    um so viele Felder wie verkaufte Verträge": all at the current value, then the drop."""
+    game = _dividend_setup(70)
+    act(game, "withhold")  # 70 -> 65, RNC holds 50
+    row, col = game.state()["companies"]["RNC"]["cell"]
+    sales = matching(game, "company_sells_certs")
+    assert [a["count"] for a in sales] == [1, 2, 3, 4, 5]  # the Exchange takes at most 5
+    act(game, "company_sells_certs", count=3)
+    rnc = game.state()["companies"]["RNC"]
+    # 3 x 65 (not 65 + 60 + 55), then three cells straight down: 65 -> 60 -> 55 -> 50
+    assert (rnc["cash"], rnc["price"], rnc["pool"], rnc["treasury"]) == (50 + 3 * 65, 50, 30, 40)
+    assert tuple(rnc["cell"]) == (row + 3, col)
+
+
+def test_company_sales_are_bounded_by_the_exchange_limit():
+    game = _dividend_setup(70)
+    c = company(game, "RNC")
+    game._eng.cert_owner[c][8] = POOL  # one already in the Exchange: four more fit
+    act(game, "withhold")
+    assert [a["count"] for a in matching(game, "company_sells_certs")] == [1, 2, 3, 4]
 
 
 def test_ccm_does_not_operate_below_60_percent():

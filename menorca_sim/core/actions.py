@@ -27,7 +27,7 @@ BUY_VEHICLE = 24      # (vehicle, seller company or -1 for the bank, price, retu
 FORCED_BUY = 25       # (vehicle, price)
 PAYOUT = 26           # ()
 WITHHOLD = 27         # ()
-SELL_OWN = 28         # ()
+SELL_OWN = 28         # (count) the company sells this many of its own certificates
 BUY_BACK = 29         # ()
 DISCARD = 30          # (vehicle)
 ACCEPT_OFFER = 31     # () the selling company's director agrees to a vehicle sale
@@ -89,7 +89,7 @@ def describe(t, action: tuple) -> dict:
     if kind == WITHHOLD:
         return {"type": "withhold"}
     if kind == SELL_OWN:
-        return {"type": "company_sells_cert"}
+        return {"type": "company_sells_certs", "count": action[1]}
     if kind == BUY_BACK:
         return {"type": "company_buys_back"}
     if kind == DISCARD:

@@ -73,6 +73,22 @@ class Market:
                 best_col = c
         return (row, best_col if best_col >= 0 else first_col)
 
+    def nearest_cell(self, value: int, row: int) -> tuple[int, int]:
+        """The cell whose value is nearest to `value` (so the grid's top value where `value`
+        lies beyond it), on or nearest to `row`; between equals, the higher value. A
+        bankruptcy cell is never chosen."""
+        best = (-1, -1)
+        best_key = None
+        for r in range(self.rows):
+            for c in range(self.cols):
+                cell = self.cells[r][c]
+                if cell is None or cell.bankrupt:
+                    continue
+                key = (abs(cell.value - value), abs(r - row), -cell.value)
+                if best_key is None or key < best_key:
+                    best, best_key = (r, c), key
+        return best
+
     def bankrupt_cell(self, col: int) -> tuple[int, int]:
         """Where a bankrupt company's token goes: the bankruptcy cell of its column, else the first one."""
         for r, c in self.bankrupt_cells:

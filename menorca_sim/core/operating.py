@@ -129,10 +129,10 @@ def _choices(eng) -> list[tuple]:
     if step == STEP_DIVIDEND:
         return [(A.PAYOUT,), (A.WITHHOLD,)] if eng.or_plan.revenue > 0 else []
     if step == STEP_SELL_OWN:
-        if eng.rs.operating.company_sells_own and eng.count_of(c, TREASURY) > 0 \
-                and eng.count_of(c, POOL) < eng.rs.stock.pool_limit:
-            return [(A.SELL_OWN,)]
-        return []
+        if not eng.rs.operating.company_sells_own:
+            return []
+        most = min(eng.count_of(c, TREASURY), eng.rs.stock.pool_limit - eng.count_of(c, POOL))
+        return [(A.SELL_OWN, k) for k in range(1, most + 1)]
     k = eng.first_cert(c, POOL)
     if eng.rs.operating.company_buys_back and k >= 0 and eng.cert_price(c, k) <= eng.co_cash[c]:
         return [(A.BUY_BACK,)]
@@ -487,17 +487,28 @@ def apply(eng, action: tuple) -> None:
         eng.move(c, "left")
         _next_step(eng)
     elif kind == A.SELL_OWN:
-        k = eng.first_cert(c, TREASURY)
-        eng.pay_company(c, eng.cert_price(c, k))
-        eng.cert_owner[c][k] = POOL
-        _count_marked_sale(eng, c, k)
-        eng.move(c, "down")
+        _sell_own(eng, c, action[1])
+        _next_step(eng)
     else:  # BUY_BACK
         k = eng.first_cert(c, POOL)
         price = eng.cert_price(c, k)
         eng.co_cash[c] -= price
         eng.bank += price
         eng.cert_owner[c][k] = TREASURY
+
+
+def _sell_own(eng, c: int, count: int) -> None:
+    """Step 6 (RULES.md §5): `count` certificates from the treasury to the Exchange, all
+    at the current value; only then the price falls one cell per certificate."""
+    proceeds = 0
+    for _ in range(count):
+        k = eng.first_cert(c, TREASURY)
+        proceeds += eng.cert_price(c, k)
+        eng.cert_owner[c][k] = POOL
+        _count_marked_sale(eng, c, k)
+    eng.pay_company(c, proceeds)
+    for _ in range(count):
+        eng.move(c, "down")
 
 
 def _count_marked_sale(eng, c: int, k: int) -> None:

@@ -65,18 +65,23 @@ def close_legacies(eng, epoch: int) -> None:
 
 
 def merge_minors(eng) -> None:
-    """Form RADM: each minor certificate becomes one RADM certificate with the same owner."""
+    """Form RADM (RULES.md §3, unconditional): each minor certificate becomes one RADM
+    certificate with the same owner. Where neither minor was started, the option
+    `merger.no_minor_started` forms it unowned or not at all."""
     t = eng.t
     r = t.merged
     minors = eng.minors_in_play
     live = [m for m in minors if eng.started[m] and not eng.closed[m]]
     if live:
         _form_radm(eng, r, minors, live)
+    elif eng.rs.merger.no_minor_started == "form_unowned":
+        _form_unowned_radm(eng, r, minors)
     for m in minors:
         eng.closed[m] = True
         eng.co_cash[m] = 0
         eng.co_vehicles[m] = []
         eng.goods[m] = [0] * len(t.offboards)
+        eng.goods_left[m] = 0
         for k in range(len(eng.cert_owner[m])):
             eng.cert_owner[m][k] = BOX
 
@@ -101,8 +106,7 @@ def _form_radm(eng, r: int, minors: list[int], live: list[int]) -> None:
         if eng.cert_owner[r][k] == POOL:
             eng.cert_owner[r][k] = TREASURY
     higher = max(live, key=lambda m: (eng.price(m), -m))
-    average = sum(eng.price(m) for m in live) // len(live)
-    row, col = t.market.floor_in_row(eng.co_row[higher], average)
+    row, col = _merged_cell(eng, live, higher)
     eng.started[r] = True
     eng.co_par[r] = t.market.value(row, col)
     eng.place_token(r, row, col)
@@ -116,7 +120,51 @@ def _form_radm(eng, r: int, minors: list[int], live: list[int]) -> None:
         for l in eng.leg_in_play:
             if eng.leg_company[l] == m:
                 eng.leg_company[l] = r
+    joined = eng.rs.merger.unstarted_minor == "join"
+    _inherit_goods_supply(eng, r, [m for m in minors if m in live or joined])
     eng.president[r] = eng.president[higher]
     eng.update_president(r)
     if eng.round == "operating":
         eng.operated_this_or[r] = any(eng.operated_this_or[m] for m in minors)
+
+
+def _merged_cell(eng, live: list[int], higher: int) -> tuple[int, int]:
+    """RADM's cell by `merger.price`: `sum` keeps the value merged (each minor 20 % at v
+    becomes one 10 % at about the sum, twice v where one minor was started); `average`
+    is the minors' average in the higher minor's row (every stake halves)."""
+    t = eng.t
+    values = [eng.price(m) for m in live]
+    if eng.rs.merger.price == "average":
+        return t.market.floor_in_row(eng.co_row[higher], sum(values) // len(values))
+    target = sum(values) if len(values) > 1 else 2 * values[0]
+    return t.market.nearest_cell(target, eng.co_row[higher])
+
+
+def _form_unowned_radm(eng, r: int, minors: list[int]) -> None:
+    """Neither minor was started: RADM's certificates all wait in its treasury, its value
+    the minors' par, its manufactories at both minors' homes; it operates once a player
+    buys a certificate (RULES.md §3, `merger.no_minor_started = "form_unowned"`)."""
+    t = eng.t
+    m = t.market
+    pars = [t.companies[c].par for c in minors]
+    row, col = m.nearest_cell(sum(pars) // len(pars), m.par_cell(pars[0])[0])
+    for k in range(len(eng.cert_owner[r])):
+        eng.cert_owner[r][k] = TREASURY
+        eng.cert_left[r][k] = False
+    eng.started[r] = True
+    eng.co_par[r] = m.value(row, col)
+    eng.place_token(r, row, col)
+    rid = t.company_ids[r]
+    for c in minors:
+        home = t.companies[c].home
+        if eng.board.free_slots(home) > 0:
+            eng.board.place_station(rid, home, "manufactory")
+    _inherit_goods_supply(eng, r, minors)
+
+
+def _inherit_goods_supply(eng, r: int, minors: list[int]) -> None:
+    """The goods markers the merged minors had not placed become RADM's: a minor
+    certificate would have brought one on its first sale, and the RADM certificate it
+    became does (stock._first_sale_markers)."""
+    for m in minors:
+        eng.goods_left[r] += eng.goods_left[m]

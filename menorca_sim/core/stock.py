@@ -133,7 +133,7 @@ def _start_company(eng, p: int, c: int, row: int, col: int) -> None:
 
 def _first_sale_markers(eng, c: int, k: int, p: int) -> None:
     """A certificate's first sale out of the treasury: marked majors' certificates give a
-    market marker, minors' certificates a goods marker."""
+    market marker, minors' certificates (and RADM's, which were minors') a goods marker."""
     if eng.cert_left[c][k]:
         return
     eng.cert_left[c][k] = True
@@ -141,7 +141,7 @@ def _first_sale_markers(eng, c: int, k: int, p: int) -> None:
     if co.kind == "major" and k > 0 and eng.marked_sold[c] < co.marked:
         eng.marked_sold[c] += 1
         request_marker(eng, MARKET_MARKER, c, p, 1)
-    elif co.kind == "minor":
+    elif co.kind != "major":
         request_marker(eng, GOODS_MARKER, c, p, 1)
 
 

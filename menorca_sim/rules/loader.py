@@ -285,9 +285,11 @@ def parse_ruleset(root: Table, source: str, digest: str, overrides: dict) -> m.R
                              a.str("free_at_zero", choices=("forced",)))
 
     g = root.table("merger")
-    g.only({"unstarted_minor", "discard_order"})
+    g.only({"unstarted_minor", "discard_order", "no_minor_started", "price"})
     merger = m.MergerRules(g.str("unstarted_minor", choices=("join", "discard")),
-                           g.str("discard_order", choices=("cheapest",)))
+                           g.str("discard_order", choices=("cheapest",)),
+                           g.str("no_minor_started", choices=("form_unowned", "not_formed")),
+                           g.str("price", choices=("sum", "average")))
 
     phases = []
     for t in root.tables("phases"):

@@ -170,6 +170,8 @@ class AuctionRules:
 class MergerRules:
     unstarted_minor: str  # [A] "join" | "discard"
     discard_order: str  # "cheapest"
+    no_minor_started: str  # [D] "form_unowned" | "not_formed"
+    price: str  # [D] "sum" | "average": how RADM's value follows from the started minors'
 
 
 @dataclass(frozen=True)
