@@ -71,7 +71,7 @@ def test_end_reasons_list_cap_even_when_absent(tmp_path):
 
 
 def test_companies_by_draw_leave_out_the_minor_not_drawn(mixed):
-    table = aggregate.draw_companies(Dataset(mixed))
+    table = aggregate.draw_companies(aggregate.company_groups(Dataset(mixed)))
     for draw, company in table.select("draw", "company").unique().iter_rows():
         minors = set(draw.split("+"))
         assert company in minors or company not in {"Ramaders", "Artesans", "Destil·ladors"}
@@ -93,7 +93,7 @@ def test_companies_by_draw_match_the_company_rows_in_play(mixed):
         game = games[c["variant"], c["game_id"]]
         if c["company"] not in minors or c["company"] in game["minors"]:
             rows[c["variant"], game["players"], "+".join(sorted(game["minors"])), c["company"]].append(c)
-    table = aggregate.draw_companies(Dataset(mixed))
+    table = aggregate.draw_companies(aggregate.company_groups(Dataset(mixed)))
     assert table.height == len(rows)
     for row in table.iter_rows(named=True):
         companies = rows[row["variant"], row["players"], row["draw"], row["company"]]
@@ -104,6 +104,42 @@ def test_companies_by_draw_match_the_company_rows_in_play(mixed):
             assert row["revenue"] == pytest.approx(np.mean(floated))
         else:
             assert row["revenue"] is None
+
+
+def test_variant_overview_matches_the_game_rows(mixed):
+    games = defaultdict(list)
+    for g in _rows(mixed, "games"):
+        games[g["variant"], g["players"]].append(g)
+    table = aggregate.variant_overview(Dataset(mixed))
+    last = max(g["epoch"] for rows in games.values() for g in rows)
+    assert table.height == len(games) == 4  # two variants x two player counts
+    for row in table.iter_rows(named=True):
+        rows = games[row["variant"], row["players"]]
+        assert row["games"] == len(rows)
+        assert row["ors"] == pytest.approx(np.mean([g["ors"] for g in rows]))
+        for reason in aggregate.END_REASONS:
+            share = np.mean([g["end_reason"] == reason for g in rows])
+            assert row[f"ends_by_{reason}_rate"] == pytest.approx(share)
+            assert row[f"ends_by_{reason}_rate_low"] <= share <= row[f"ends_by_{reason}_rate_high"]
+        assert row[f"epoch_{last}_reached_rate"] == pytest.approx(np.mean([g["epoch"] >= last for g in rows]))
+    longer = table.filter(pl.col("variant") == "longer")["ors"].to_numpy()
+    plain = table.filter(pl.col("variant") == "plain")["ors"].to_numpy()
+    assert (longer > plain + 1).all()  # the planted 2 ORs
+
+
+def test_companies_by_variant_add_up_the_draws(mixed):
+    groups = aggregate.company_groups(Dataset(mixed))
+    by_draw = aggregate.draw_companies(groups)
+    table = aggregate.variant_companies(groups)
+    assert table.select("variant", "players", "company").is_duplicated().sum() == 0
+    for row in table.iter_rows(named=True):
+        draws = by_draw.filter((pl.col("variant") == row["variant"]) & (pl.col("players") == row["players"])
+                               & (pl.col("company") == row["company"]))
+        assert row["games"] == draws["games"].sum()
+        assert row["float_rate"] == pytest.approx((draws["float_rate"] * draws["games"]).sum() / row["games"])
+    minors = {"Ramaders", "Artesans", "Destil·ladors"}
+    majors = table.filter(~pl.col("company").is_in(minors))
+    assert (majors["games"] == 150).all()  # 300 games per variant over 2 player counts: all in play
 
 
 def test_legacy_value_matches_the_auction_rows(mixed):

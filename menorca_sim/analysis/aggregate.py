@@ -162,33 +162,68 @@ def draw_end_reasons(ds: Dataset) -> pl.DataFrame:
     return _distribution(ds.games.lazy(), [*KEYS, "draw"], "end_reason", END_REASONS)
 
 
-def draw_companies(ds: Dataset) -> pl.DataFrame:
-    """Per minor draw, player count and company in play: how often it starts and floats,
-    its route revenue over the game (games where it floated) and its final price
-    (games where it started). A minor that was not drawn is not in play."""
+def company_groups(ds: Dataset) -> pl.DataFrame:
+    """Per variant, player count, minor draw and company in play: games, starts, floats
+    and the aggregations of revenue (games where it floated) and final price (games
+    where it started). A minor that was not drawn is not in play."""
     all_minors = ds.games["minors"].explode().unique().to_list()
     minors_of_draw = ds.games.lazy().group_by("draw").agg(pl.col("minors").first())
     # Companies in the order the dataset lists them (the ruleset's order).
     order = ds.scan("companies").select(pl.col("company").unique(maintain_order=True)).collect().to_series()
-    df = (ds.scan("companies")
-          # Null where it did not float: a column, not a filter in each group, is faster.
-          .with_columns(revenue=pl.when(pl.col("floated")).then(pl.col("revenue_total")))
-          # The draw as a categorical while the rows are many: faster to join and group.
-          .join(ds.games.lazy().select("game_id", "variant", "players", pl.col("draw").cast(pl.Categorical)),
-                on=["game_id", "variant"])
-          .group_by([*KEYS, "draw", "company"])
-          .agg(pl.len().alias("games"), pl.col("started").sum().alias("started_n"),
-               pl.col("floated").sum().alias("floated_n"),
-               *_mean_aggs("revenue", pl.col("revenue")), *_mean_aggs("final_price", pl.col("final_price")))
-          .with_columns(pl.col("draw").cast(pl.String))
-          # Whether a minor is in play depends on the draw alone, a group key: dropping the
-          # minors not drawn group by group, not row by row, is much cheaper.
-          .join(minors_of_draw, on="draw")
-          .filter(~pl.col("company").is_in(all_minors) | pl.col("company").is_in(pl.col("minors")))
-          .drop("minors")
-          .sort([*KEYS, "draw", pl.col("company").replace_strict(order, range(order.len()))]).collect())
-    df = _with_rate(_with_rate(df, "start_rate", "started_n"), "float_rate", "floated_n")
-    return _finish_means(df, "revenue", "final_price").drop("started_n", "floated_n")
+    return (ds.scan("companies")
+            # Null where it did not float: a column, not a filter in each group, is faster.
+            .with_columns(revenue=pl.when(pl.col("floated")).then(pl.col("revenue_total")))
+            # The draw as a categorical while the rows are many: faster to join and group.
+            .join(ds.games.lazy().select("game_id", "variant", "players", pl.col("draw").cast(pl.Categorical)),
+                  on=["game_id", "variant"])
+            .group_by([*KEYS, "draw", "company"])
+            .agg(pl.len().alias("games"), pl.col("started").sum().alias("started_n"),
+                 pl.col("floated").sum().alias("floated_n"),
+                 *_mean_aggs("revenue", pl.col("revenue")), *_mean_aggs("final_price", pl.col("final_price")))
+            .with_columns(pl.col("draw").cast(pl.String))
+            # Whether a minor is in play depends on the draw alone, a group key: dropping the
+            # minors not drawn group by group, not row by row, is much cheaper.
+            .join(minors_of_draw, on="draw")
+            .filter(~pl.col("company").is_in(all_minors) | pl.col("company").is_in(pl.col("minors")))
+            .drop("minors")
+            .sort([*KEYS, "draw", pl.col("company").replace_strict(order, range(order.len()))]).collect())
+
+
+def _start_and_float_rates(df: pl.DataFrame) -> pl.DataFrame:
+    return _with_rate(_with_rate(df, "start_rate", "started_n"), "float_rate", "floated_n")
+
+
+def draw_companies(groups: pl.DataFrame) -> pl.DataFrame:
+    """Per minor draw, player count and company in play (`company_groups`): how often it
+    starts and floats, its route revenue over the game (games where it floated) and its
+    final price (games where it started)."""
+    return _finish_means(_start_and_float_rates(groups), "revenue", "final_price").drop("started_n", "floated_n")
+
+
+def variant_companies(groups: pl.DataFrame) -> pl.DataFrame:
+    """Per variant, player count and company, over every draw that put it in play: how
+    often it starts and floats (a rule change's effect on the companies at a glance)."""
+    df = (groups.with_columns(order=pl.int_range(pl.len()).over(KEYS))
+          .group_by([*KEYS, "company"])
+          .agg(pl.col("games", "started_n", "floated_n").sum(), pl.col("order").min())
+          .sort([*KEYS, "order"]).drop("order"))
+    return _start_and_float_rates(df).drop("started_n", "floated_n")
+
+
+def variant_overview(ds: Dataset) -> pl.DataFrame:
+    """Per variant and player count: operating rounds, how games end and how many reach
+    the last epoch any game of the dataset reached (a rule change's effect at a glance)."""
+    last = ds.games["epoch"].max()
+    df = (ds.games.lazy().group_by(KEYS)
+          .agg(pl.len().alias("games"), *_mean_aggs("ors", pl.col("ors")),
+               *[(pl.col("end_reason") == r).sum().alias(f"{r}_n") for r in END_REASONS],
+               (pl.col("epoch") >= last).sum().alias("last_epoch_n"))
+          .sort(KEYS).collect())
+    df = _finish_means(df, "ors")
+    for name in [*END_REASONS, "last_epoch"]:
+        label = f"epoch_{last}_reached_rate" if name == "last_epoch" else f"ends_by_{name}_rate"
+        df = _with_rate(df, label, f"{name}_n").drop(f"{name}_n")
+    return df
 
 
 def strategy_win_share(ds: Dataset, column: str) -> pl.DataFrame:
@@ -418,6 +453,7 @@ def analyse(ds: Dataset, seed: int = 0) -> Analysis:
     `seed` seeds the bootstrap of the ratings' intervals."""
     rng = np.random.default_rng(seed)
     variants = _variants(ds)
+    groups = company_groups(ds)
     # When each policy has its own auction strategy, one grouping answers both questions.
     distinct = not _same_grouping(ds, "policy", "auction_strategy")
     strategy_columns = ["policy", "auction_strategy"] if distinct else ["policy"]
@@ -427,7 +463,9 @@ def analyse(ds: Dataset, seed: int = 0) -> Analysis:
         "draw_seat": draw_seat_win_share(ds),
         "draw_summary": draw_summary(ds),
         "draw_end_reasons": draw_end_reasons(ds),
-        "draw_companies": draw_companies(ds),
+        "draw_companies": draw_companies(groups),
+        "variant_overview": variant_overview(ds),
+        "variant_companies": variant_companies(groups),
         **{f"{c}_win_share": strategy_win_share(ds, c) for c in strategy_columns},
         **{f"{c}_ratings": strategy_ratings(ds, c, rng) for c in rating_columns},
         "legacy_value": legacy_value(ds),

@@ -149,6 +149,11 @@ def _sections(a: Analysis, out: Path) -> list[Section]:
                 chart(charts.end_reasons(t["end_reasons"], out / CHART_FILES["end_reasons"]))),
     ]
     if len(a.variants) > 1:
+        sections.insert(0, Section(
+            "glance", "Variants at a glance", "What does each rule variant do to the game: how long it "
+            "lasts, how it ends, how far it gets, and which companies start and float?",
+            [("Length and end by variant", t["variant_overview"]),
+             ("Companies by variant (over every draw that puts the company in play)", t["variant_companies"])]))
         sections.append(Section(
             "variants", "Variants", "How does each rule variant change the game against the baseline, "
             "compared game by game on the same seeds? Share metrics are fractions (0.05 = 5 percentage "
@@ -203,11 +208,13 @@ def _display(df: pl.DataFrame, single_variant: bool) -> pl.DataFrame:
         df = df.drop("variant")
     columns: dict[str, list[str]] = {}  # header -> cells
     for name in df.columns:
-        label = HEADERS.get(name, name.replace("_", " "))
+        # a rate column of its own name ("ends_by_bank_rate") reads without the suffix
+        plain = name[:-len("_rate")] if name.endswith("_rate") and name not in RATE_COLUMNS else name
+        label = HEADERS.get(name, plain.replace("_", " "))
         if name.endswith(("_low", "_high")) and name.rsplit("_", 1)[0] in df.columns:
             continue
         values = df[name].to_list()
-        rate = name in RATE_COLUMNS
+        rate = name in RATE_COLUMNS or name.endswith("_rate")
         if f"{name}_low" in df.columns:
             lows, highs = df[f"{name}_low"].to_list(), df[f"{name}_high"].to_list()
             columns[f"{label} ({'%, ' if rate else ''}{CONFIDENCE * 100:.0f} % CI)"] = [
