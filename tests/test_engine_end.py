@@ -92,3 +92,21 @@ def test_scoring_tie_more_cash_wins_then_shared():
     set_cash(game, 1, 250)
     res = game.result()
     assert res["winners"] == [0, 1] and res["win_share"] == [0.5, 0.5] and res["rank"] == [1, 1]
+
+
+def test_epoch_4_begins_at_8h_so_conquest_is_reached_in_play():
+    """Default epochs 1 = 4H-5H, 2 = 6H, 3 = 7H, 4 = 8H-9H: Conquest 1756, epoch 4's
+    card, ends some all-heuristic games (at 9H alone it never did: the bank broke first)."""
+    from menorca_sim.chunk_worker import play_one
+    from menorca_sim.experiment import GameSpec
+    from menorca_sim.rules import load_ruleset
+
+    rs = load_ruleset()
+    assert [(p.name, p.epoch) for p in rs.phases] == [("4H", 1), ("5H", 1), ("6H", 2), ("7H", 3), ("8H", 4),
+                                                      ("9H", 4)]
+    ends = []
+    for seed in range(12):
+        spec = GameSpec(game_id=seed, variant="", cell="", game_index=seed, seed=seed, players=2,
+                        minors=("Artesans", "Destil·ladors"), policies=("heuristic", "heuristic"))
+        ends.append(play_one(rs, spec)["end_reason"])
+    assert "conquest" in ends and set(ends) <= {"bank", "conquest"}
