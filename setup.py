@@ -24,7 +24,8 @@ DIRECTIVES = {
 # interpreter's dispatch (~10 % of the players' time). Only game.py declares types of its
 # own, explicitly (cython.cclass, cython.declare): its Game and RevenueMemo.
 LAYERS = ["menorca_sim/game.py", "policies/base.py", "policies/game_view.py", "policies/valuation.py",
-          "policies/heuristic.py", "policies/auction.py", "policies/operating_play.py", "policies/stock_play.py"]
+          "policies/heuristic.py", "policies/auction.py", "policies/operating_play.py", "policies/stock_play.py",
+          "policies/choice.py"]
 LAYER_DIRECTIVES = {"language_level": 3, "cdivision": False, "annotation_typing": False, "embedsignature": True}
 
 # The Makefile installs the package editable with MENORCA_SIM_NO_EXT=1, then compiles in

@@ -2,6 +2,7 @@
 readable action dicts; the compiled core works on small tuples."""
 from __future__ import annotations
 
+import hashlib
 from typing import Sequence
 
 import cython
@@ -116,6 +117,7 @@ class Game:
     _key_numbers = cython.declare(dict, visibility="public")
     _keys = cython.declare(dict, visibility="public")
     _key_common = cython.declare(object, visibility="public")
+    _history = cython.declare(list, visibility="public")
 
     def __init__(self, ruleset: Ruleset | None = None, players: int = 3, seed: int = 0,
                  minors: list[str] | None = None, legacies: list[str] | None = None,
@@ -140,6 +142,7 @@ class Game:
         self._revenues = RevenueMemo()
         self._ship_ids = frozenset(v for v, spec in rs.vehicles.items() if spec.kind == "ship")
         self._searched = {v: (v, spec.kind, spec.range) for v, spec in rs.vehicles.items()}  # see _fleet
+        self._history: list = []  # the internal actions applied, in order (see fingerprint)
         self._log = GameLog(log, self) if log is not None else None
 
     # --- the API -----------------------------------------------------------------------
@@ -212,6 +215,7 @@ class Game:
         plan = eng.or_plan if logged and tuples[i][0] in (A.PAYOUT, A.WITHHOLD) else None
         before = self._checker.before(eng, tuples[i]) if self.check else None
         eng.apply(tuples[i])
+        self._history.append(tuples[i])
         self._legal = None
         self._forget_state()
         if self.check:
@@ -253,6 +257,15 @@ class Game:
             "win_share": [1 / len(winners) if p in winners else 0.0 for p in range(eng.n)],
         }
 
+    def fingerprint(self) -> str:
+        """A stable hash (16 hex digits) of the setup and of every action applied so far,
+        the seed left out: two games with one fingerprint are the same game. A
+        deterministic player replays the same game from the same setup, so a study counts
+        its distinct games by this, not by its rows."""
+        eng = self._eng
+        text = repr((eng.n, list(eng.minors_in_play), list(eng.leg_in_play), list(eng.events), self._history))
+        return hashlib.blake2b(text.encode(), digest_size=8).hexdigest()
+
     def observation(self) -> dict:
         """Everything a player can see: the public state and what is being decided."""
         obs = self.state()
@@ -276,6 +289,7 @@ class Game:
         other._revenues, other._ship_ids, other._searched = self._revenues, self._ship_ids, self._searched
         other._checker = self._checker.clone() if self._checker is not None else None
         other._log = None
+        other._history = list(self._history)
         return other
 
     # --- queries for players (read-only; "what would it earn if") -------------------------
@@ -670,7 +684,8 @@ class Game:
                 "legacies": header["legacies"], "events": header["events"], "srs": eng.srs,
                 "ors": eng.ors, "phase": t.phases[eng.phase].name, "epoch": eng.epoch,
                 "end_reason": eng.final_reason, "bank": eng.bank, "winners": res["winners"],
-                "actions": eng.actions, "seats": seats, "companies": companies, "auctions": auctions}
+                "actions": eng.actions, "fingerprint": self.fingerprint(), "seats": seats, "companies": companies,
+                "auctions": auctions}
 
 
 def _only(actions: list[dict], kind: str, what: str) -> list[dict]:

@@ -27,6 +27,7 @@ GAMES = pa.schema([
     ("bank", pa.int64()),             # bank cash at the end
     ("winners", _LIST_INT),           # winning seats (several on a shared win)
     ("actions", pa.int64()),          # actions applied
+    ("fingerprint", pa.string()),     # hash of the setup and every action (Game.fingerprint): equal = the same game
     ("duration_s", pa.float64()),     # wall time to play the game
 ])
 

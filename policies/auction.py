@@ -19,6 +19,7 @@ import numpy as np
 
 from policies import game_view as view
 from policies.base import register_auction
+from policies.choice import MONEY_SCALE, TEMPERATURE, Chooser
 from policies.spec import bind, parse_args
 from policies.valuation import legacy_worth
 
@@ -67,20 +68,22 @@ class ValueParams:
     sets_per_phase: float = 1.0  # expected OR sets per phase (how long income flows)
     ability_share: float = 0.5  # weight of an ability's value
     budget: float = 0.4  # never spend more than this share of its cash on one legacy
+    temperature: float = TEMPERATURE  # 0: the offer of the largest surplus; above: near-equal ones drawn
 
     def __post_init__(self) -> None:
         if self.premium < -1 or self.sets_per_phase < 0 or not 0 <= self.ability_share <= 1 \
-                or not 0 < self.budget <= 1:
+                or not 0 < self.budget <= 1 or self.temperature < 0:
             raise ValueError(f"parameters out of range: {self}")
 
 
 class _Valuing:
     """A strategy that bids up to a cap per legacy: worth × (1 + premium), within budget."""
 
-    def __init__(self, name: str, params: ValueParams, seat: int) -> None:
+    def __init__(self, name: str, params: ValueParams, seat: int, rng: np.random.Generator) -> None:
         self.name = name
         self.params = params
         self.seat = seat
+        self.chooser = Chooser(params.temperature, rng)
         self._worth: dict[tuple, int] = {}  # (rules, legacy, phase index) -> its worth
 
     def estimate(self, game, legacy: str) -> int:
@@ -126,18 +129,24 @@ class ValueBidder(_Valuing):
         offers += [(a, a["legacy"], a["bid"]) for a in legal if a["type"] == "reserve"
                    and not self._leading(game, mine, a["legacy"], a["bid"])]
         cash = game.player_state(self.seat, ("cash",))["cash"]
-        choices = [(self.estimate(game, legacy) - cost, action is buy, i, action)
-                   for i, (action, legacy, cost) in enumerate(offers) if cost <= self.cap(game, legacy, cash)]
+        # the buy (listed first), then the reservations in the engine's order
+        choices = [(self.estimate(game, legacy) - cost, action)
+                   for action, legacy, cost in offers if cost <= self.cap(game, legacy, cash)]
         if not choices:
             return _pass_or_drop(legal)
-        return max(choices, key=lambda c: (c[0], c[1], -c[2]))[3]  # largest surplus; buying, then the cheaper, first
+        return choices[self.chooser.pick([surplus for surplus, _ in choices], MONEY_SCALE)][1]  # largest surplus
 
 
 class ReserveSniper(_Valuing):
+    _target: str | None = None
+
     def target(self, game) -> str:
-        """The unsold legacy it values most (the cheaper one on a tie)."""
+        """The unsold legacy it values most (the cheaper one on a tie), chosen again only
+        once it is sold: a sniper that changed its mind would defend nothing."""
         left = view.auction_legacies(game)
-        return max(left, key=lambda l: (self.estimate(game, l), -left.index(l)))
+        if self._target not in left:
+            self._target = left[self.chooser.pick([self.estimate(game, l) for l in left], MONEY_SCALE)]
+        return self._target
 
     def act(self, game, legal: list[dict]) -> dict:
         target = self.target(game)
@@ -186,13 +195,13 @@ def _with_params(name: str, params_cls: type, build):
     def factory(args: str, seat: int, rng: np.random.Generator):
         where = f"auction strategy {name}"
         params = bind(params_cls, parse_args(args, where), where)
-        return build(f"{name}({args})" if args else name, params, seat)
+        return build(f"{name}({args})" if args else name, params, seat, rng)
     return factory
 
 
 register_auction("cheapest_first", _cheapest_first)
 register_auction("value_bidder", _with_params("value_bidder", ValueParams, ValueBidder))
 register_auction("wait_for_drop", _with_params("wait_for_drop", WaitParams,
-                                               lambda name, params, seat: WaitForDrop(name, params)))
+                                               lambda name, params, seat, rng: WaitForDrop(name, params)))
 register_auction("reserve_sniper", _with_params("reserve_sniper", ValueParams, ReserveSniper))
 register_auction("random_legal", _random)

@@ -13,6 +13,7 @@ import numpy as np
 from policies import operating_play as op
 from policies.auction import ValueBidder, ValueParams
 from policies.base import AUCTION_DECISIONS, register
+from policies.choice import TEMPERATURE, Chooser
 from policies.spec import bind, parse_args
 from policies.stock_play import stock_turn
 from policies.valuation import DecisionCache
@@ -37,6 +38,7 @@ class HeuristicParams:
     upgrade_ships: float = 0.5  # buys the newest ship with idle cash while keeping this many times its price
     buy_back_margin: float = 2.0  # treasury kept (in prices) after buying back a certificate
     premium: float = 0.0  # its default auction strategy, value_bidder(premium)
+    temperature: float = TEMPERATURE  # 0: always the best option; above: near-equal options drawn (choice.py)
 
     def __post_init__(self) -> None:
         if self.payout not in PAYOUT_RULES:
@@ -44,6 +46,8 @@ class HeuristicParams:
         for name in ("risk", "start_share", "sell_drop"):
             if not 0 <= getattr(self, name) <= 1:
                 raise ValueError(f"{name} must be within [0, 1], got {getattr(self, name)}")
+        if self.temperature < 0:
+            raise ValueError(f"temperature must be at least 0, got {self.temperature}")
         if self.max_companies < 0 or self.horizon < 1 or self.vehicle_timing < 0 or self.rival_harm < 0 \
                 or self.upgrade_ships < 0 or not 0 <= self.lookahead <= 3:
             raise ValueError(f"parameters out of range: {self}")
@@ -74,11 +78,13 @@ _OPERATING = {
 
 
 class Heuristic:
-    def __init__(self, name: str, params: HeuristicParams, seat: int) -> None:
+    def __init__(self, name: str, params: HeuristicParams, seat: int, rng: np.random.Generator) -> None:
         self.name = name
         self.params = params
         self.seat = seat
-        self.auction = ValueBidder(f"value_bidder(premium={params.premium})", ValueParams(premium=params.premium), seat)
+        self.chooser = Chooser(params.temperature, rng)
+        self.auction = ValueBidder(f"value_bidder(premium={params.premium})",
+                                   ValueParams(premium=params.premium, temperature=params.temperature), seat, rng)
         self.auction_strategy = self.auction.name
         self.cache = DecisionCache()
 
@@ -90,15 +96,15 @@ class Heuristic:
         if decision in AUCTION_DECISIONS:
             return self.auction.act(game, legal)
         if decision == "stock_turn":
-            return stock_turn(game, legal, self.seat, self.params, self.cache)
-        return _OPERATING[decision](game, legal, self.params, self.cache)
+            return stock_turn(game, legal, self.seat, self.params, self.cache, self.chooser)
+        return _OPERATING[decision](game, legal, self.params, self.cache, self.chooser)
 
 
 def _factory(preset: str):
     def factory(args: str, seat: int, rng: np.random.Generator) -> Heuristic:
         where = f"policy {preset}"
         params = bind(HeuristicParams, parse_args(args, where), where, base=PRESETS[preset])
-        return Heuristic(preset, params, seat)
+        return Heuristic(preset, params, seat, rng)
     return factory
 
 

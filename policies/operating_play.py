@@ -5,6 +5,7 @@ all candidate lays at once (`game_view`); no rule is re-implemented here."""
 from __future__ import annotations
 
 from policies import game_view as view
+from policies.choice import MONEY_SCALE, Chooser
 from policies.valuation import DecisionCache, surviving, vehicle_shortfall
 
 
@@ -24,7 +25,7 @@ def _skip(legal: list[dict]) -> dict:
     return last if last["type"] == "skip" else view.find_action(legal, "skip", last=True)
 
 
-def lay_tile(game, legal: list[dict], params, cache: DecisionCache) -> dict:
+def lay_tile(game, legal: list[dict], params, cache: DecisionCache, chooser: Chooser) -> dict:
     """The lay whose revenue gain for the probe fleet best repays its cost. A company
     that earns nothing yet (a minor starting out) plans `lookahead` lays ahead: the
     first lay of the best sequence, or, if no sequence earns, the free lay that opens
@@ -33,16 +34,12 @@ def lay_tile(game, legal: list[dict], params, cache: DecisionCache) -> dict:
     fleet = _probe_fleet(game, company, info["vehicles"])
     spare = info["cash"] - vehicle_shortfall(game, company, info)
     lays = [a for a in legal if a["type"] == "lay_tile" and a["cost"] <= spare]
-    best, best_gain = _skip(legal), 0.0
     # each lay's revenue gain, in one core call (which searches each vehicle kind again
     # only where a lay may change its routes, and the revenue before them on the way)
     revenues = view.lay_revenues(game, company, fleet, lays)
     base = view.route_revenue(game, company, fleet)
-    horizon = params.horizon
-    for a, revenue in zip(lays, revenues):
-        gain = (revenue - base) * horizon - a["cost"]
-        if gain > best_gain:
-            best, best_gain = a, gain
+    best = _best_gain(chooser, [_skip(legal)] + lays,
+                      [0.0] + [(revenue - base) * params.horizon - a["cost"] for a, revenue in zip(lays, revenues)])
     if best["type"] != "skip" or base > 0 or params.lookahead < 2:
         return best
     best_key = (0.0, 0)
@@ -99,7 +96,7 @@ def _earns_after(game, company: str, fleet: list[str], done: list[dict], depth: 
     return False
 
 
-def place_station(game, legal: list[dict], params, cache: DecisionCache) -> dict:
+def place_station(game, legal: list[dict], params, cache: DecisionCache, chooser: Chooser) -> dict:
     """The site where the probe fleet earns most, if that repays its cost in the horizon."""
     company, info = _company(game, cache)
     fleet = _probe_fleet(game, company, info["vehicles"])
@@ -109,12 +106,14 @@ def place_station(game, legal: list[dict], params, cache: DecisionCache) -> dict
         return _skip(legal)
     revenues = view.station_revenues(game, company, fleet, sites)  # the revenue before them on the way
     base = view.route_revenue(game, company, fleet)
-    best, best_gain = _skip(legal), 0.0
-    for a, revenue in zip(sites, revenues):
-        gain = (revenue - base) * params.horizon - a["cost"]
-        if gain > best_gain:
-            best, best_gain = a, gain
-    return best
+    return _best_gain(chooser, [_skip(legal)] + sites,
+                      [0.0] + [(revenue - base) * params.horizon - a["cost"] for a, revenue in zip(sites, revenues)])
+
+
+def _best_gain(chooser: Chooser, options: list[dict], gains: list[float]) -> dict:
+    """The option of the best gain over the horizon (skipping, listed first, gains 0), in
+    reales: a choice among gains within a few tens of reales is a close call."""
+    return options[chooser.pick(gains, MONEY_SCALE)]
 
 
 def purchase_value(game, company: str, fleet: list[str], vehicle: str, returned: str | None,
@@ -183,7 +182,7 @@ def phase_change_harm(game, company: str, params, cache: DecisionCache) -> float
     return harm
 
 
-def buy_vehicle(game, legal: list[dict], params, cache: DecisionCache) -> dict:
+def buy_vehicle(game, legal: list[dict], params, cache: DecisionCache, chooser: Chooser) -> dict:
     """The bank vehicle of the highest `purchase_value`, while that is positive; a
     company without vehicles buys the best it can; a forced purchase when offered.
     Otherwise a company with idle cash upgrades (`upgrade`)."""
@@ -197,7 +196,8 @@ def buy_vehicle(game, legal: list[dict], params, cache: DecisionCache) -> dict:
                for i, a in enumerate(legal) if a["type"] == "buy_vehicle" and a["source"] == "bank"]
     if not choices:
         return _skip(legal) if fleet else legal[0]
-    best = max(choices, key=lambda c: c[:3])
+    by_price = sorted(choices, key=lambda c: (-c[1], -c[2]))  # on equal value the cheaper, then the first
+    best = by_price[chooser.pick([c[0] for c in by_price], MONEY_SCALE)]
     if best[0] > 0 or not fleet:
         return best[3]
     return upgrade(game, company, info, choices, params) or _skip(legal)
@@ -257,7 +257,7 @@ def investment_need(game, company: str, info: dict, params, cache: DecisionCache
     return max(0, price - info["cash"])
 
 
-def dividend(game, legal: list[dict], params, cache: DecisionCache) -> dict:
+def dividend(game, legal: list[dict], params, cache: DecisionCache, chooser: Chooser) -> dict:
     """`always` pays. `market` withholds when the company lacks cash to keep a running
     vehicle through the next phase, or when withholding pays for a vehicle worth buying
     that it cannot afford now; otherwise it pays (moving right when the revenue reaches
@@ -283,7 +283,7 @@ def dividend(game, legal: list[dict], params, cache: DecisionCache) -> dict:
     return payout
 
 
-def company_sells(game, legal: list[dict], params, cache: DecisionCache) -> dict:
+def company_sells(game, legal: list[dict], params, cache: DecisionCache, chooser: Chooser) -> dict:
     """Sell its own certificates only to fund a vehicle it would otherwise have to force:
     the fewest that cover the shortfall (all are sold at the current value), else all it may."""
     company, info = _company(game, cache)
@@ -296,7 +296,7 @@ def company_sells(game, legal: list[dict], params, cache: DecisionCache) -> dict
     return covering[0] if covering else sales[-1]
 
 
-def company_buys_back(game, legal: list[dict], params, cache: DecisionCache) -> dict:
+def company_buys_back(game, legal: list[dict], params, cache: DecisionCache, chooser: Chooser) -> dict:
     """Buy back when the treasury keeps at least `buy_back_margin` × price after it."""
     company, info = _company(game, cache)
     back = view.find_action(legal, "company_buys_back")
@@ -306,7 +306,7 @@ def company_buys_back(game, legal: list[dict], params, cache: DecisionCache) -> 
     return _skip(legal)
 
 
-def company_buys_legacy(game, legal: list[dict], params, cache: DecisionCache) -> dict:
+def company_buys_legacy(game, legal: list[dict], params, cache: DecisionCache, chooser: Chooser) -> dict:
     """Move money from the company to its director at the highest price the company
     can spare (the director keeps it all; the company's loss is shared)."""
     company, info = _company(game, cache)
@@ -315,30 +315,31 @@ def company_buys_legacy(game, legal: list[dict], params, cache: DecisionCache) -
     return max(buys, key=lambda a: a["price"]) if buys else _skip(legal)
 
 
-def discard_vehicle(game, legal: list[dict], params, cache: DecisionCache) -> dict:
+def discard_vehicle(game, legal: list[dict], params, cache: DecisionCache, chooser: Chooser) -> dict:
     """Give up the vehicle whose loss costs the least revenue (the cheapest on a tie)."""
     company, info = _company(game, cache)
     fleet = info["vehicles"]
     prices = game.ruleset.vehicles
 
-    def loss(a: dict) -> tuple[int, int]:
+    def kept(a: dict) -> int:
         rest = list(fleet)
         rest.remove(a["vehicle"])
-        return (-view.route_revenue(game, company, rest), prices[a["vehicle"]].price)
+        return view.route_revenue(game, company, rest)
 
-    return min(legal, key=loss)
+    by_price = sorted(legal, key=lambda a: prices[a["vehicle"]].price)  # on an equal loss the cheapest
+    return by_price[chooser.pick([kept(a) for a in by_price], MONEY_SCALE)]
 
 
-def place_market_marker(game, legal: list[dict], params, cache: DecisionCache) -> dict:
+def place_market_marker(game, legal: list[dict], params, cache: DecisionCache, chooser: Chooser) -> dict:
     """Where the company's routes (with the vehicles it could soon run) earn most from it."""
     company = view.marker_company(game)
     info = cache.company(game, company)
     fleet = _probe_fleet(game, company, info["vehicles"])
     revenues = view.marker_revenues(game, company, fleet, legal)
-    return legal[max(range(len(legal)), key=lambda i: (revenues[i], -i))]
+    return legal[chooser.pick(revenues, MONEY_SCALE)]
 
 
-def place_goods_marker(game, legal: list[dict], params, cache: DecisionCache) -> dict:
+def place_goods_marker(game, legal: list[dict], params, cache: DecisionCache, chooser: Chooser) -> dict:
     """Where the sea companies' current routes go most often (each visit pays the minor).
     Only ships are searched: they never share track with carts, so their routes are the
     same with or without the carts."""
@@ -349,4 +350,4 @@ def place_goods_marker(game, legal: list[dict], params, cache: DecisionCache) ->
         for route in plan.routes if plan is not None else ():
             for node in route.nodes:
                 visits[node] = visits.get(node, 0) + 1
-    return max(legal, key=lambda a: (visits.get(a["offboard"], 0), -legal.index(a)))
+    return legal[chooser.pick([visits.get(a["offboard"], 0) for a in legal], 1)]

@@ -5,6 +5,7 @@ vehicle purchases of the companies it directs."""
 from __future__ import annotations
 
 from policies import game_view as view
+from policies.choice import YIELD_SCALE, Chooser
 from policies.operating_play import earns_within
 from policies.valuation import DecisionCache, vehicle_shortfall
 
@@ -40,7 +41,7 @@ def reserve(game, seat: int, params, cache: DecisionCache) -> int:
     return int(need * (1 - params.risk))
 
 
-def stock_turn(game, legal: list[dict], seat: int, params, cache: DecisionCache) -> dict:
+def stock_turn(game, legal: list[dict], seat: int, params, cache: DecisionCache, chooser: Chooser) -> dict:
     me = cache.player(game, seat)
     companies = cache.companies(game)
     sells = [a for a in legal if a["type"] == "sell_cert"]
@@ -57,7 +58,7 @@ def stock_turn(game, legal: list[dict], seat: int, params, cache: DecisionCache)
     start = _start(game, legal, seat, params, cash, cache)
     if start is not None:
         return start
-    best, best_key = done, None
+    buys, scores = [], []
     for a in legal:
         if a["type"] != "buy_cert":
             continue
@@ -67,11 +68,13 @@ def stock_turn(game, legal: list[dict], seat: int, params, cache: DecisionCache)
         score = _score(game, c, companies, seat, params, cache)
         if score < params.min_yield or _fails(game, c, companies, params, cache):
             continue
-        # the best company; its treasury first (the company gets the money)
-        key = (score, a["source"] == "treasury")
-        if best_key is None or key > best_key:
-            best, best_key = a, key
-    return best
+        buys.append(a)
+        scores.append(score)
+    if not buys:
+        return done
+    # the best company; on an equal score its treasury first (the company gets the money)
+    order = sorted(range(len(buys)), key=lambda i: buys[i]["source"] != "treasury")
+    return buys[order[chooser.pick([scores[i] for i in order], YIELD_SCALE)]]
 
 
 def _score(game, company: str, companies: dict, seat: int, params, cache: DecisionCache) -> float:

@@ -28,7 +28,7 @@ def toy_play(ruleset: Ruleset, game: GameSpec) -> dict[str, Any]:
         "epoch": int(rng.integers(1, 4)), "end_reason": "bank",
         # depends on the variant's ruleset, so that variants differ
         "bank": int(rng.integers(0, 500)) + ruleset.markers.market_bonus,
-        "winners": winners, "actions": int(rng.integers(200, 900)),
+        "winners": winners, "actions": int(rng.integers(200, 900)), "fingerprint": f"{game.seed:016x}",
         "seats": [{"policy": f"{spec}!", "auction_strategy": "toy", "wealth": int(w), "cash": int(w) // 2,
                    "cert_value": int(w) - int(w) // 2, "rank": int((wealth > w).sum()) + 1,
                    "win_share": 1 / len(winners) if i in winners else 0.0,

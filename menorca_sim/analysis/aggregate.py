@@ -355,7 +355,7 @@ def _per_game_metrics(ds: Dataset) -> pl.DataFrame:
     companies = companies.rename({c: f"{c.split('_', 1)[1]} route revenue (R.)" if c.startswith("revenue_")
                                   else f"share of games where {c.split('_', 1)[1]} floats"
                                   for c in companies.columns if c not in ("game_id", "variant")})
-    return (games.drop("minors", "phase", "end_reason", "actions", "duration_s", "draw").collect()
+    return (games.drop("minors", "phase", "end_reason", "actions", "fingerprint", "duration_s", "draw").collect()
             .join(seats, on=["game_id", "variant"], how="left")
             .join(companies, on=["game_id", "variant"], how="left"))
 
