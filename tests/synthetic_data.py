@@ -40,6 +40,7 @@ class Spec:
     errors: int = 0  # failed games recorded in the errors table
     parts: int = 2
     seed: int = 0
+    repeats: int = 1  # each distinct game played this many times identically (same fingerprint)
 
 
 def write_dataset(root: Path, spec: Spec) -> Path:
@@ -49,19 +50,23 @@ def write_dataset(root: Path, spec: Spec) -> Path:
     data = root / "data"
     draws = list(itertools.combinations(ruleset.minors, ruleset.setup.minors_in_play))
     cells = [(n, d) for n in spec.player_counts for d in draws]
-    per_cell = -(-spec.games // len(cells))
+    distinct = -(-spec.games // spec.repeats)
+    per_cell = -(-distinct // len(cells))
     rows: dict[str, list[dict]] = {t: [] for t in TABLES}
-    games = [(c, i) for i in range(per_cell) for c in cells][:spec.games]
+    games = [(c, i) for i in range(per_cell) for c in cells][:distinct]
     for number, ((players, minors), index) in enumerate(games):
         base = _play(ruleset, spec, rng, players, minors, index)
         for v, (variant, extra_ors) in enumerate(spec.variants.items()):
-            game_id = v * 10**6 + number
             cell = f"p{players}|{'+'.join(minors)}"
             ors = max(1, base["game"]["ors"] + int(round(extra_ors)) + int(rng.integers(-1, 2)))
-            rows["games"].append(base["game"] | dict(game_id=game_id, variant=variant, cell=cell,
-                                                     game_index=index, seed=1000 + number, ors=ors))
-            for table in ("players", "companies", "auctions"):
-                rows[table] += [r | dict(game_id=game_id, variant=variant) for r in base[table]]
+            for copy in range(spec.repeats):
+                number_played = number * spec.repeats + copy
+                game_id = v * 10**6 + number_played
+                rows["games"].append(base["game"] | dict(
+                    game_id=game_id, variant=variant, cell=cell, game_index=index * spec.repeats + copy,
+                    seed=1000 + number_played, ors=ors, fingerprint=f"{variant}:{number}"))
+                for table in ("players", "companies", "auctions"):
+                    rows[table] += [r | dict(game_id=game_id, variant=variant) for r in base[table]]
     for e in range(spec.errors):
         rows["errors"].append(dict(game_id=10**7 + e, variant="", cell="p3|x", seed=e,
                                    policies=list(spec.names), error="RuntimeError: synthetic",

@@ -3,6 +3,7 @@ the Parquet rows, and against effects planted in the data."""
 from __future__ import annotations
 
 import itertools
+from dataclasses import replace
 from collections import defaultdict
 
 import numpy as np
@@ -236,3 +237,34 @@ def test_a_dataset_with_only_games_still_analyses(tmp_path):
     assert analysis.comparisons == []
     assert analysis.tables["seat"].is_empty() and analysis.tables["auction_strategy_ratings"].is_empty()
     assert analysis.tables["game_length"]["games"].sum() == 30
+
+
+def test_planted_duplicate_games_widen_the_intervals(tmp_path):
+    """600 games that are 150 distinct games played 4 times each carry the evidence of
+    150 games: their intervals are about twice as wide as 600 distinct games' and as
+    wide as the 150 distinct games' alone."""
+    spec = synthetic_data.Spec(games=600, player_counts=(2,), seat_strength={2: (1.5, 1.0)}, seed=21)
+    repeated = Dataset(synthetic_data.write_dataset(tmp_path / "rep", replace(spec, repeats=4)))
+    distinct = Dataset(synthetic_data.write_dataset(tmp_path / "dist", spec))
+    alone = Dataset(synthetic_data.write_dataset(tmp_path / "alone", replace(spec, games=150)))
+
+    def width(ds, table):
+        row = table(ds).filter(pl.col("seat") == 1).row(0, named=True)
+        return row["win_share_high"] - row["win_share_low"], row
+
+    w_rep, rep_row = width(repeated, aggregate.seat_win_share)
+    w_dist, _ = width(distinct, aggregate.seat_win_share)
+    w_alone, alone_row = width(alone, aggregate.seat_win_share)
+    assert (rep_row["games"], rep_row["distinct"]) == (600, 150)
+    assert w_rep > 1.8 * w_dist
+    assert w_rep == pytest.approx(w_alone, rel=0.02) and rep_row["win_share"] == pytest.approx(alone_row["win_share"])
+    assert rep_row["p_value"] == pytest.approx(alone_row["p_value"], rel=0.05)
+    assert aggregate.distinct_games(repeated)["distinct"].to_list() == [150]
+    ends = aggregate.end_reasons(repeated).filter(pl.col("end_reason") == "bank").row(0, named=True)
+    ends_alone = aggregate.end_reasons(alone).filter(pl.col("end_reason") == "bank").row(0, named=True)
+    assert ends["share_high"] - ends["share_low"] == pytest.approx(ends_alone["share_high"] - ends_alone["share_low"],
+                                                                   rel=0.02)
+    lengths = aggregate.game_length(repeated).row(0, named=True)
+    lengths_alone = aggregate.game_length(alone).row(0, named=True)
+    assert lengths["ors_high"] - lengths["ors_low"] == pytest.approx(lengths_alone["ors_high"] - lengths_alone["ors_low"],
+                                                                     rel=0.1)

@@ -14,7 +14,7 @@ from click.testing import CliRunner
 import real_games
 import synthetic_data
 from menorca_sim.analysis.aggregate import Dataset, analyse
-from menorca_sim.analysis.report import findings
+from menorca_sim.analysis.report import build_report, findings
 from menorca_sim.cli.report import command
 
 CONTROLS: list[synthetic_data.DatasetBuilder] = [synthetic_data.symmetric_control]
@@ -72,8 +72,8 @@ def test_report_command_writes_page_charts_and_summary(small):
     assert referenced == written and len(written) >= 7
     assert all((out / name).stat().st_size > 0 for name in written)
     summary = (out / "summary.md").read_text()
-    assert summary.startswith("## Findings\n")
-    findings_section = summary.split("\n## ", 1)[0]
+    assert summary.startswith("This report rests on ") and "\n## Findings\n" in summary
+    findings_section = summary.split("\n## Findings\n", 1)[1].split("\n## ", 1)[0]
     for players in (2, 3):  # the planted +2 ORs
         assert f"With {players} players, variant bonus_20 changes ORs played by +" in findings_section
     assert "ended at the safety cap" in findings_section and "2 games failed" in findings_section
@@ -116,3 +116,15 @@ def test_report_command_rejects_a_missing_or_empty_dataset(make, tmp_path):
     result = CliRunner().invoke(command, [str(make(tmp_path))])
     assert result.exit_code == 2
     assert len(result.output.strip().splitlines()) == 1 and result.output.startswith("error: ")
+
+
+def test_the_report_states_its_distinct_games_and_warns_when_games_repeat(tmp_path):
+    repeated = synthetic_data.write_dataset(tmp_path / "rep", synthetic_data.Spec(games=300, repeats=3, seed=5))
+    build_report(repeated, tmp_path / "rep_report")
+    first = (tmp_path / "rep_report" / "summary.md").read_text(encoding="utf-8").splitlines()[0]
+    assert first.startswith("This report rests on 300 games, 100 of them distinct (33.3 %). Warning: games repeat")
+    distinct = synthetic_data.write_dataset(tmp_path / "dist", synthetic_data.Spec(games=300, seed=5))
+    build_report(distinct, tmp_path / "dist_report")
+    first = (tmp_path / "dist_report" / "summary.md").read_text(encoding="utf-8").splitlines()[0]
+    assert first == "This report rests on 300 games, 300 of them distinct (100.0 %)."
+    assert "| games | distinct games | distinct (%) |" in (tmp_path / "dist_report" / "summary.md").read_text()

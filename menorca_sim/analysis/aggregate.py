@@ -57,6 +57,10 @@ class Dataset:
     def games(self) -> pl.DataFrame:
         """The games with `draw`: the minors in play, sorted, joined by '+'."""
         games = self.scan("games").drop("legacies", "events", "policies", "winners").collect()
+        if "fingerprint" not in games.columns:  # a dataset written before games had one
+            games = games.with_columns(fingerprint=pl.lit(None, pl.String))
+        # a game without a fingerprint counts as distinct from every other
+        games = games.with_columns(pl.col("fingerprint").fill_null(pl.format("{}#{}", "variant", "game_id")))
         # A few distinct draws among many games: spell each out once.
         draws = games.select(pl.col("minors").unique()).with_columns(
             draw=pl.col("minors").list.sort().list.join("+"))
@@ -66,7 +70,8 @@ class Dataset:
     def players(self) -> pl.DataFrame:
         """Player-game rows with the game's player count and minor draw; seats from 1."""
         return (self.scan("players").drop("legacies", "legacy_prices")
-                .join(self.games.lazy().select("game_id", "variant", "players", "draw"), on=["game_id", "variant"])
+                .join(self.games.lazy().select("game_id", "variant", "players", "draw", "fingerprint"),
+                      on=["game_id", "variant"])
                 .with_columns(seat=pl.col("seat") + 1)
                 .collect())
 
@@ -92,15 +97,30 @@ def _variants(ds: Dataset) -> list[str]:
     return ds.games["variant"].unique().sort().to_list()
 
 
+def _unit_aggs() -> list[pl.Expr]:
+    """A group's games and distinct games (by fingerprint): the unit of evidence is the
+    distinct game, and `_factor` turns the two into the share that counts."""
+    return [pl.col("game_id").n_unique().alias("game_count"), pl.col("fingerprint").n_unique().alias("distinct")]
+
+
+def _factor(df: pl.DataFrame) -> np.ndarray:
+    """Per row, the share of its games that are distinct (`stats.design_factor`); 1 for a
+    table without `_unit_aggs`."""
+    if "distinct" not in df.columns:
+        return np.ones(df.height)
+    return stats.design_factor(df["distinct"].to_numpy(), df["game_count"].to_numpy())
+
+
 def _mean_aggs(name: str, expr: pl.Expr) -> list[pl.Expr]:
     """Aggregations whose summary `_finish_means` turns into mean and t interval."""
     return [expr.mean().alias(name), expr.std().alias(f"{name}_sd"), expr.count().alias(f"{name}_n")]
 
 
 def _finish_means(df: pl.DataFrame, *names: str) -> pl.DataFrame:
+    f = _factor(df)
     for name in names:
         low, high = stats.mean_t_interval(df[name].to_numpy(), df[f"{name}_sd"].to_numpy(),
-                                          df[f"{name}_n"].to_numpy())
+                                          df[f"{name}_n"].to_numpy() * f)
         position = df.columns.index(name) + 1
         df = df.drop(f"{name}_sd", f"{name}_n")
         df.insert_column(position, pl.Series(f"{name}_low", low))
@@ -109,19 +129,26 @@ def _finish_means(df: pl.DataFrame, *names: str) -> pl.DataFrame:
 
 
 def _with_rate(df: pl.DataFrame, name: str, successes: str, n: str = "games") -> pl.DataFrame:
-    """Add rate `name` = successes / n with its Wilson interval."""
+    """Add rate `name` = successes / n with its Wilson interval, on the distinct games."""
     s, total = df[successes].to_numpy().astype(float), df[n].to_numpy().astype(float)
-    low, high = stats.wilson_interval(s, total)
+    f = _factor(df)
+    low, high = stats.wilson_interval(s * f, total * f)
     return df.with_columns(pl.Series(name, s / total), pl.Series(f"{name}_low", low),
                            pl.Series(f"{name}_high", high))
 
 
 def _win_shares(lf: pl.LazyFrame, keys: list[str]) -> pl.DataFrame:
     """Win share per group of player-game rows, tested against the fair share 1/players."""
-    df = (lf.group_by(keys).agg(games=pl.len(), wins=pl.col("win_share").sum(), seats=pl.col("seat").n_unique())
+    df = (lf.group_by(keys).agg(pl.len().alias("games"), *_unit_aggs(), wins=pl.col("win_share").sum(),
+                                seats=pl.col("seat").n_unique())
           .sort(keys).collect())
-    df = _with_rate(df, "win_share", "wins").with_columns(fair=1 / pl.col("players"))
-    return df.with_columns(p_value=pl.Series(stats.rate_test(df["wins"].to_numpy(), df["games"].to_numpy(),
+    return _rate_tested(_with_rate(df, "win_share", "wins").with_columns(fair=1 / pl.col("players")))
+
+
+def _rate_tested(df: pl.DataFrame) -> pl.DataFrame:
+    """Add the p-value of the win share against the fair share, on the distinct games."""
+    f = _factor(df)
+    return df.with_columns(p_value=pl.Series(stats.rate_test(df["wins"].to_numpy() * f, df["games"].to_numpy() * f,
                                                              df["fair"].to_numpy())))
 
 
@@ -129,16 +156,25 @@ def _distribution(lf: pl.LazyFrame, keys: list[str], column: str, categories: tu
     """Share of games per value of `column` within each group, listing every value of
     `categories` even when no game has it (so a zero is shown, not hidden)."""
     counts = lf.group_by([*keys, column]).agg(count=pl.len()).collect()
-    totals = lf.group_by(keys).agg(games=pl.len()).collect()
+    totals = lf.group_by(keys).agg(pl.len().alias("games"), *_unit_aggs()).collect()
     values = list(categories) + sorted(set(counts[column].to_list()) - set(categories))
     grid = (totals.join(pl.DataFrame({column: pl.Series(values, dtype=counts[column].dtype)}), how="cross")
             .join(counts, on=[*keys, column], how="left").with_columns(pl.col("count").fill_null(0))
             .sort([*keys, pl.col(column).replace_strict(values, range(len(values)))]))
-    return _with_rate(grid, "share", "count").select(*keys, column, "count", "games", "share",
+    return _with_rate(grid, "share", "count").select(*keys, column, "count", "games", "distinct", "share",
                                                      "share_low", "share_high")
 
 
 # --- the tables ---------------------------------------------------------------------------
+
+def distinct_games(ds: Dataset) -> pl.DataFrame:
+    """Per variant and player count: games played and distinct games among them (the
+    same setup and the same actions are the same game, whatever its seed): the unit
+    every interval of the report counts."""
+    return (ds.games.lazy().group_by(KEYS).agg(pl.len().alias("games"), pl.col("fingerprint").n_unique()
+                                                .alias("distinct"))
+            .with_columns(distinct_share=pl.col("distinct") / pl.col("games")).sort(KEYS).collect())
+
 
 def seat_win_share(ds: Dataset) -> pl.DataFrame:
     """Win share by seat for each player count, against the fair 1/N."""
@@ -153,7 +189,8 @@ def draw_seat_win_share(ds: Dataset) -> pl.DataFrame:
 def draw_summary(ds: Dataset) -> pl.DataFrame:
     """Games, mean game length (ORs, SRs) per minor draw and player count."""
     df = (ds.games.lazy().group_by([*KEYS, "draw"])
-          .agg(pl.len().alias("games"), *_mean_aggs("ors", pl.col("ors")), *_mean_aggs("srs", pl.col("srs")))
+          .agg(pl.len().alias("games"), *_unit_aggs(), *_mean_aggs("ors", pl.col("ors")),
+               *_mean_aggs("srs", pl.col("srs")))
           .sort([*KEYS, "draw"]).collect())
     return _finish_means(df, "ors", "srs")
 
@@ -174,10 +211,10 @@ def company_groups(ds: Dataset) -> pl.DataFrame:
             # Null where it did not float: a column, not a filter in each group, is faster.
             .with_columns(revenue=pl.when(pl.col("floated")).then(pl.col("revenue_total")))
             # The draw as a categorical while the rows are many: faster to join and group.
-            .join(ds.games.lazy().select("game_id", "variant", "players", pl.col("draw").cast(pl.Categorical)),
-                  on=["game_id", "variant"])
+            .join(ds.games.lazy().select("game_id", "variant", "players", pl.col("draw").cast(pl.Categorical),
+                                         "fingerprint"), on=["game_id", "variant"])
             .group_by([*KEYS, "draw", "company"])
-            .agg(pl.len().alias("games"), pl.col("started").sum().alias("started_n"),
+            .agg(pl.len().alias("games"), *_unit_aggs(), pl.col("started").sum().alias("started_n"),
                  pl.col("floated").sum().alias("floated_n"),
                  *_mean_aggs("revenue", pl.col("revenue")), *_mean_aggs("final_price", pl.col("final_price")))
             .with_columns(pl.col("draw").cast(pl.String))
@@ -205,7 +242,7 @@ def variant_companies(groups: pl.DataFrame) -> pl.DataFrame:
     often it starts and floats (a rule change's effect on the companies at a glance)."""
     df = (groups.with_columns(order=pl.int_range(pl.len()).over(KEYS))
           .group_by([*KEYS, "company"])
-          .agg(pl.col("games", "started_n", "floated_n").sum(), pl.col("order").min())
+          .agg(pl.col("games", "game_count", "distinct", "started_n", "floated_n").sum(), pl.col("order").min())
           .sort([*KEYS, "order"]).drop("order"))
     return _start_and_float_rates(df).drop("started_n", "floated_n")
 
@@ -215,7 +252,7 @@ def variant_overview(ds: Dataset) -> pl.DataFrame:
     the last epoch any game of the dataset reached (a rule change's effect at a glance)."""
     last = ds.games["epoch"].max()
     df = (ds.games.lazy().group_by(KEYS)
-          .agg(pl.len().alias("games"), *_mean_aggs("ors", pl.col("ors")),
+          .agg(pl.len().alias("games"), *_unit_aggs(), *_mean_aggs("ors", pl.col("ors")),
                *[(pl.col("end_reason") == r).sum().alias(f"{r}_n") for r in END_REASONS],
                (pl.col("epoch") >= last).sum().alias("last_epoch_n"))
           .sort(KEYS).collect())
@@ -276,7 +313,7 @@ def legacy_value(ds: Dataset) -> pl.DataFrame:
     the price paid against the printed minimum, the income it paid before closing, its
     net value (income - price) and the buyer's wealth edge: final wealth minus the mean
     final wealth of the other players of the game, who hold the other legacies."""
-    buyers = ds.players.lazy().select("game_id", "variant", "seat", "players", "win_share", "wealth",
+    buyers = ds.players.lazy().select("game_id", "variant", "seat", "players", "win_share", "wealth", "fingerprint",
                                       table_wealth=pl.col("wealth").sum().over("game_id", "variant"))
     lf = (ds.scan("auctions").with_columns(seat=pl.col("buyer_seat") + 1)
           .join(buyers, on=["game_id", "variant", "seat"])
@@ -285,22 +322,22 @@ def legacy_value(ds: Dataset) -> pl.DataFrame:
                         / (pl.col("players") - 1)))
     means = ("price", "income_earned", "net_value", "wealth_edge")
     df = (lf.group_by([*KEYS, "legacy"])
-          .agg(pl.len().alias("games"), pl.col("win_share").sum().alias("wins"),
+          .agg(pl.len().alias("games"), *_unit_aggs(), pl.col("win_share").sum().alias("wins"),
                pl.col("min_price").mean().alias("min_price"),
                *[a for m in means for a in _mean_aggs(m, pl.col(m))])
           .sort([*KEYS, "legacy"]).collect())
-    df = _with_rate(_finish_means(df, *means), "win_share", "wins").with_columns(fair=1 / pl.col("players"))
-    return df.with_columns(p_value=pl.Series(stats.rate_test(df["wins"].to_numpy(), df["games"].to_numpy(),
-                                                             df["fair"].to_numpy())))
+    return _rate_tested(_with_rate(_finish_means(df, *means), "win_share", "wins")
+                        .with_columns(fair=1 / pl.col("players")))
 
 
 def auction_prices(ds: Dataset) -> pl.DataFrame:
     """Distribution of the auction price per legacy and player count, the share of
     sales whose price fell (drops) and of those where it fell all the way to 0."""
     price = pl.col("price")
-    df = (ds.scan("auctions").join(ds.games.lazy().select("game_id", "variant", "players"), on=["game_id", "variant"])
+    df = (ds.scan("auctions").join(ds.games.lazy().select("game_id", "variant", "players", "fingerprint"),
+                                   on=["game_id", "variant"])
           .group_by([*KEYS, "legacy"])
-          .agg(pl.len().alias("games"), pl.col("min_price").mean().alias("min_price"),
+          .agg(pl.len().alias("games"), *_unit_aggs(), pl.col("min_price").mean().alias("min_price"),
                price.mean().alias("mean_price"), price.quantile(0.1, "nearest").alias("p10"),
                price.median().alias("median"), price.quantile(0.9, "nearest").alias("p90"),
                (pl.col("drops") > 0).sum().alias("dropped"), (price == 0).sum().alias("at_zero"),
@@ -312,7 +349,8 @@ def auction_prices(ds: Dataset) -> pl.DataFrame:
 def game_length(ds: Dataset) -> pl.DataFrame:
     """Stock rounds, operating rounds and the epoch reached, per player count."""
     df = (ds.games.lazy().group_by(KEYS)
-          .agg(pl.len().alias("games"), *[a for m in ("srs", "ors", "epoch") for a in _mean_aggs(m, pl.col(m))])
+          .agg(pl.len().alias("games"), *_unit_aggs(),
+               *[a for m in ("srs", "ors", "epoch") for a in _mean_aggs(m, pl.col(m))])
           .sort(KEYS).collect())
     return _finish_means(df, "srs", "ors", "epoch")
 
@@ -355,7 +393,7 @@ def _per_game_metrics(ds: Dataset) -> pl.DataFrame:
     companies = companies.rename({c: f"{c.split('_', 1)[1]} route revenue (R.)" if c.startswith("revenue_")
                                   else f"share of games where {c.split('_', 1)[1]} floats"
                                   for c in companies.columns if c not in ("game_id", "variant")})
-    return (games.drop("minors", "phase", "end_reason", "actions", "fingerprint", "duration_s", "draw").collect()
+    return (games.drop("minors", "phase", "end_reason", "actions", "duration_s", "draw").collect()
             .join(seats, on=["game_id", "variant"], how="left")
             .join(companies, on=["game_id", "variant"], how="left"))
 
@@ -377,18 +415,21 @@ def variant_differences(ds: Dataset) -> pl.DataFrame:
         return pl.DataFrame(schema=schema)
     wide = _per_game_metrics(ds)
     base = baseline_variant(ds, variants)
-    fixed = {"game_id", "variant", "cell", "game_index", "seed", "players"}
+    fixed = {"game_id", "variant", "cell", "game_index", "seed", "players", "fingerprint"}
     metrics = [c for c in wide.columns if c not in fixed]
     rows = []
     for variant in (v for v in variants if v != base):
         paired = wide.filter(pl.col("variant") == variant).join(
             wide.filter(pl.col("variant") == base), on=["cell", "seed"], suffix=" [base]")
         for (players,), group in paired.group_by("players", maintain_order=True):
+            # a pair of games played again identically is no new evidence
+            distinct = group.select("fingerprint", "fingerprint [base]").n_unique() / group.height
             for metric in metrics:
                 both = group.select(metric, f"{metric} [base]").drop_nulls()
                 if both.height == 0:
                     continue
-                d = stats.paired_difference(both[metric].to_numpy(), both[f"{metric} [base]"].to_numpy())
+                d = stats.paired_difference(both[metric].to_numpy(), both[f"{metric} [base]"].to_numpy(),
+                                            units=both.height * distinct)
                 rows.append((variant, base, players, metric, d.n, d.mean, d.low, d.high, d.p_value))
     return pl.DataFrame(rows, schema=schema, orient="row").sort("variant", "players", "metric")
 
@@ -459,6 +500,7 @@ def analyse(ds: Dataset, seed: int = 0) -> Analysis:
     strategy_columns = ["policy", "auction_strategy"] if distinct else ["policy"]
     rating_columns = ["auction_strategy", "policy"] if distinct else ["auction_strategy"]
     tables = {
+        "distinct_games": distinct_games(ds),
         "seat": seat_win_share(ds),
         "draw_seat": draw_seat_win_share(ds),
         "draw_summary": draw_summary(ds),

@@ -19,7 +19,8 @@ CHART_FILES = {name: f"{name}.png" for name in (
     "seat_win_share", "draw_length", "draw_seat1", "auction_strategy_ratings", "policy_ratings",
     "legacy_price_value", "game_length", "end_reasons", "variant_differences")}
 """Every chart file the report may write; one left from an earlier report is removed."""
-RATE_COLUMNS = ("win_share", "share", "fair", "start_rate", "float_rate", "drop_rate", "zero_rate")
+RATE_COLUMNS = ("win_share", "share", "fair", "start_rate", "float_rate", "drop_rate", "zero_rate", "distinct_share")
+DISTINCT_ENOUGH = 0.99  # below this share of distinct games the report warns that games repeat
 
 
 @dataclass
@@ -63,6 +64,19 @@ def build_report(data_dir: str | Path, out_dir: str | Path | None = None, seed: 
 
 # --- what the report says ------------------------------------------------------------------
 
+def evidence(analysis: Analysis) -> str:
+    """How many games the report rests on, and how many of them are distinct; a warning
+    where games repeat (a deterministic player replays the same game from one setup)."""
+    t = analysis.tables["distinct_games"]
+    games, distinct = int(t["games"].sum()), int(t["distinct"].sum())
+    line = f"This report rests on {games} games, {distinct} of them distinct ({100 * distinct / games:.1f} %)."
+    if distinct < DISTINCT_ENOUGH * games:
+        line += (" Warning: games repeat (the same setup and the same actions): every interval and test counts "
+                 "distinct games, so they are wider than the number of games suggests; players with a "
+                 "temperature above 0 vary their games.")
+    return line
+
+
 def findings(analysis: Analysis) -> list[str]:
     """The findings, one sentence each: significant comparisons first (in report
     order), then notes on capped and failed games."""
@@ -94,6 +108,10 @@ def _sections(a: Analysis, out: Path) -> list[Section]:
         return [produced] if produced is not None else []
 
     sections = [
+        Section("evidence", "Evidence", "How many distinct games does each estimate rest on? A game played "
+                "again with the same setup and the same actions (as a deterministic player does) is the same "
+                "game: intervals and tests count distinct games, not rows.",
+                [("Games and distinct games", t["distinct_games"])]),
         Section("seats", "Seats", "Does the seat a player starts from change the chance to win? Each seat's "
                 "win share (shared wins count fractionally) against the fair share 1/N.",
                 [("Win share by seat", t["seat"])],
@@ -186,7 +204,9 @@ def _comparisons_table(a: Analysis) -> pl.DataFrame:
 # --- formatting ------------------------------------------------------------------------------
 
 HEADERS = {"ors": "ORs", "srs": "SRs", "draw": "minors drawn", "fair": "fair share", "p_value": "p",
-           "p_holm": "p after Holm", "count": "games with it"}
+           "p_holm": "p after Holm", "count": "games with it", "distinct": "distinct games",
+           "distinct_share": "distinct"}
+HIDDEN = ("game_count",)  # bookkeeping columns of the tables, not shown
 
 
 def _number(x: float | None, rate: bool) -> str:
@@ -211,7 +231,7 @@ def _display(df: pl.DataFrame, single_variant: bool) -> pl.DataFrame:
         # a rate column of its own name ("ends_by_bank_rate") reads without the suffix
         plain = name[:-len("_rate")] if name.endswith("_rate") and name not in RATE_COLUMNS else name
         label = HEADERS.get(name, plain.replace("_", " "))
-        if name.endswith(("_low", "_high")) and name.rsplit("_", 1)[0] in df.columns:
+        if name in HIDDEN or name.endswith(("_low", "_high")) and name.rsplit("_", 1)[0] in df.columns:
             continue
         values = df[name].to_list()
         rate = name in RATE_COLUMNS or name.endswith("_rate")
@@ -276,6 +296,7 @@ def _html(a: Analysis, sections: list[Section]) -> str:
     parts = [f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>Balance report: "
              f"{html.escape(a.experiment)}</title><style>{STYLE}</style></head><body>",
              f"<h1>Balance report: {html.escape(a.experiment)}</h1>",
+             f"<p>{html.escape(evidence(a))}</p>",
              "<h2>Findings</h2><ul class='findings'>",
              *[f"<li>{html.escape(line)}</li>" for line in findings(a)], "</ul>",
              f"<p>{html.escape(_findings_note(a))}</p>",
@@ -294,7 +315,7 @@ def _html(a: Analysis, sections: list[Section]) -> str:
 
 def _markdown(a: Analysis, sections: list[Section]) -> str:
     single = len(a.variants) == 1
-    lines = ["## Findings", "", *[f"- {line}" for line in findings(a)], "", _findings_note(a), "",
+    lines = [evidence(a), "", "## Findings", "", *[f"- {line}" for line in findings(a)], "", _findings_note(a), "",
              f"Experiment: {a.experiment}. The dataset's manifest is at the end.", ""]
     for s in sections:
         lines += [f"## {s.title}", "", f"*{s.question}*", ""]

@@ -106,22 +106,36 @@ class PairedDifference:
 
 
 def paired_difference(a: Sequence[float] | np.ndarray, b: Sequence[float] | np.ndarray,
-                      confidence: float = CONFIDENCE) -> PairedDifference:
+                      confidence: float = CONFIDENCE, units: float | None = None) -> PairedDifference:
     """Mean difference a - b over pairs (the same seed under two variants), its t
-    interval and the paired t test's p-value."""
+    interval and the paired t test's p-value. `units`: how many independent pairs the
+    evidence holds (the distinct ones, where pairs repeat; default: every pair)."""
     a = np.asarray(a, dtype=float)
     b = np.asarray(b, dtype=float)
     d = a - b
     n = int(d.size)
-    if n < 2:
+    m = float(n if units is None else units)
+    if n < 2 or m < 2:
         return PairedDifference(float(d.mean()) if n else np.nan, np.nan, np.nan, np.nan, n)
     mean = float(d.mean())
     if np.all(d == d[0]):
-        # No spread: the difference is known exactly (scipy would return NaN).
+        # No spread: the difference is known exactly (a t test would divide by zero).
         return PairedDifference(mean, mean, mean, 1.0 if mean == 0 else 0.0, n)
-    res = sps.ttest_rel(a, b)
-    ci = res.confidence_interval(confidence)
-    return PairedDifference(mean, float(ci.low), float(ci.high), float(res.pvalue), n)
+    se = float(d.std(ddof=1)) / np.sqrt(m)
+    half = float(sps.t.ppf(0.5 + confidence / 2, m - 1)) * se
+    p = float(2 * sps.t.sf(abs(mean) / se, m - 1))
+    return PairedDifference(mean, mean - half, mean + half, p, n)
+
+
+def design_factor(distinct: np.ndarray | float, games: np.ndarray | float) -> np.ndarray:
+    """The share of a group's games that are distinct games (1 where every game differs).
+    A game played again identically (same setup, same actions) adds no evidence: counts
+    multiplied by this factor are the counts of independent games behind an estimate,
+    so intervals and tests computed from them are as wide as the evidence (Kish's
+    effective sample size for exact replicates)."""
+    with np.errstate(invalid="ignore", divide="ignore"):
+        f = np.asarray(distinct, dtype=float) / np.asarray(games, dtype=float)
+    return np.where(np.isfinite(f) & (f > 0), f, 1.0)
 
 
 def holm(p_values: Sequence[float] | np.ndarray) -> np.ndarray:
