@@ -324,8 +324,8 @@ def _load_study(path: Path, total: int):
     from menorca_sim.experiment import check_policy_spec, load_experiment
 
     plan = load_experiment(path, check_policy=check_policy_spec)
-    blocks = len(plan.cells) * len(plan.variants)
-    rotation = math.lcm(*(len(a) for a in plan.arrangements.values()))
+    blocks = len(plan.cells) * len(plan.variants) * len(plan.populations)
+    rotation = math.lcm(*(len(a) for pop in plan.populations for a in pop.arrangements.values()))
     per_block = rotation * math.ceil(total / blocks / rotation)
     return load_experiment(path, games=per_block, check_policy=check_policy_spec)
 

@@ -1,9 +1,10 @@
 """Experiment files: a study as data (TOML), validated into the plan of its games.
 
 An experiment is cells (player count x minor draw) times variants (named rule
-overrides), `games` games per cell and variant. Each game is a pure function of the
-plan: its seed comes from (root seed, cell, game index), the same in every variant, and
-its seating from the policy list and `seating`. Every problem is an ExperimentError with
+overrides) times player populations (named policy line-ups), `games` games per cell,
+variant and population. Each game is a pure function of the plan: its seed comes from
+(root seed, cell, game index), the same in every variant and population, and its
+seating from the population's policy list and `seating`. Every problem is an ExperimentError with
 one line: `file: key: problem`.
 
     name = "balance"
@@ -16,6 +17,12 @@ one line: `file: key: problem`.
     [policies]
     seats = ["heuristic", "random_legal", "random_legal"]  # or {"2" = [..], "3" = [..]},
                                         # or one name for every seat; or pool = [..]
+    # or, instead of [policies], several populations on the same seeds, so that a
+    # finding can be checked against other players:
+    # [populations.warm]
+    # seats = "heuristic(temperature=0.1)"
+    # [populations.mixed]
+    # pool = ["heuristic_aggressive", "heuristic_cautious", "heuristic"]
     [overrides]                         # dotted ruleset keys, for every variant
     [variants.bonus20]                  # optional: the same games with these overrides
     "markers.market_bonus" = 20
@@ -35,7 +42,7 @@ from menorca_sim.rules.reader import Table
 from menorca_sim.seeding import CellKey, game_seed, seating_rng
 
 KEYS = {"name", "description", "ruleset", "overrides", "players", "minors", "games", "seed",
-        "seating", "policies", "variants"}
+        "seating", "policies", "populations", "variants"}
 SEATINGS = ("rotate", "random")
 
 
@@ -65,6 +72,13 @@ class Variant:
 
 
 @dataclass(frozen=True)
+class Population:
+    index: int
+    name: str  # "" when the experiment has one ([policies])
+    arrangements: dict[int, tuple[tuple[str, ...], ...]]  # player count -> seatings to rotate or draw
+
+
+@dataclass(frozen=True)
 class GameSpec:
     """Everything a worker needs to play one game of the plan."""
     game_id: int
@@ -75,6 +89,7 @@ class GameSpec:
     players: int
     minors: tuple[str, ...] | None
     policies: tuple[str, ...]  # policy spec per seat
+    population: str = ""
 
 
 @dataclass(frozen=True)
@@ -87,26 +102,28 @@ class Experiment:
     seating: str
     cells: tuple[Cell, ...]
     variants: tuple[Variant, ...]
-    arrangements: dict[int, tuple[tuple[str, ...], ...]]  # player count -> seatings to rotate or draw
+    populations: tuple[Population, ...]
 
     @property
     def total_games(self) -> int:
-        return len(self.variants) * len(self.cells) * self.games
+        return len(self.variants) * len(self.populations) * len(self.cells) * self.games
 
     def game(self, game_id: int) -> GameSpec:
-        """Game ids run variant-major, then cell, then game index."""
+        """Game ids run variant-major, then population, then cell, then game index."""
         if not 0 <= game_id < self.total_games:
             raise IndexError(game_id)
         block, game_index = divmod(game_id, self.games)
-        variant, cell = (self.variants[block // len(self.cells)], self.cells[block % len(self.cells)])
-        options = self.arrangements[cell.players]
+        block, cell = divmod(block, len(self.cells))
+        variant, population = divmod(block, len(self.populations))
+        variant, population, cell = self.variants[variant], self.populations[population], self.cells[cell]
+        options = population.arrangements[cell.players]
         if self.seating == "rotate":
             seats = options[game_index % len(options)]
         else:
             seats = options[int(seating_rng(self.seed, cell.seed_key, game_index).integers(len(options)))]
         return GameSpec(game_id=game_id, variant=variant.name, cell=cell.name, game_index=game_index,
                         seed=game_seed(self.seed, cell.seed_key, game_index), players=cell.players,
-                        minors=cell.minors, policies=seats)
+                        minors=cell.minors, policies=seats, population=population.name)
 
     def games_in(self, start: int, stop: int) -> Iterator[GameSpec]:
         return (self.game(i) for i in range(start, stop))
@@ -120,7 +137,9 @@ class Experiment:
             "cells": [c.name for c in self.cells],
             "variants": [{"name": v.name, "overrides": v.overrides, "ruleset_sha256": v.ruleset_sha256}
                          for v in self.variants],
-            "arrangements": {str(p): [list(a) for a in opts] for p, opts in self.arrangements.items()},
+            "populations": [{"name": pop.name, "arrangements": {str(p): [list(a) for a in opts]
+                                                                for p, opts in pop.arrangements.items()}}
+                            for pop in self.populations],
         }
 
 
@@ -175,15 +194,31 @@ def _parse(t: Table, folder: Path, games_override: int | None, check_policy: Pol
     every_draw = list(itertools.combinations(ruleset.minors, ruleset.setup.minors_in_play))
     cells = tuple(Cell(p, m, (p, _draw_number(every_draw, m)))
                   for p, m in itertools.product(players, _minor_draws(t, ruleset, every_draw)))
-    arrangements = _arrangements(t.table("policies"), players, check_policy)
+    populations = _populations(t, players, check_policy)
     if seating == "rotate":
-        for p in players:
-            n = len(arrangements[p])
-            if games % n:
-                raise t.fail("games", f"{games} is not a multiple of {n}, the number of seatings of "
-                                      f"{p} players (seating = \"rotate\" plays each equally often)")
+        for pop in populations:
+            for p in players:
+                n = len(pop.arrangements[p])
+                if games % n:
+                    where = f" in population {pop.name}" if pop.name else ""
+                    raise t.fail("games", f"{games} is not a multiple of {n}, the number of seatings of "
+                                          f"{p} players{where} (seating = \"rotate\" plays each equally often)")
     return Experiment(name=name, file=t.file, ruleset_path=ruleset_path, seed=seed, games=games,
-                      seating=seating, cells=cells, variants=variants, arrangements=arrangements)
+                      seating=seating, cells=cells, variants=variants, populations=populations)
+
+
+def _populations(t: Table, players: tuple[int, ...], check_policy: PolicyCheck | None) -> tuple[Population, ...]:
+    """[policies] (one population), or named [populations.NAME] tables of the same form."""
+    if "policies" in t.data and "populations" in t.data:
+        raise t.fail("populations", "give either [policies] or named [populations.NAME] tables, not both")
+    if "populations" not in t.data:
+        return (Population(0, "", _arrangements(t.table("policies"), players, check_policy)),)
+    raw = t.raw("populations")
+    if not isinstance(raw, dict) or not raw or not all(isinstance(v, dict) for v in raw.values()):
+        raise t.fail("populations", "expected named tables, e.g. [populations.warm] seats = \"heuristic\"")
+    table = t.table("populations")
+    return tuple(Population(i, name, _arrangements(table.table(name), players, check_policy))
+                 for i, name in enumerate(raw))
 
 
 def _overrides(t: Table, key: str, value: Any) -> dict[str, Any]:

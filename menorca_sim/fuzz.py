@@ -14,7 +14,7 @@ from pathlib import Path
 
 from menorca_sim import parquet_store as store
 from menorca_sim.chunk_worker import PlayFn, play_one
-from menorca_sim.experiment import Cell, Experiment, Variant
+from menorca_sim.experiment import Cell, Experiment, Population, Variant
 from menorca_sim.rules import load_ruleset
 from menorca_sim.runner import run_experiment
 
@@ -86,7 +86,7 @@ def fuzz_experiment(games: int, seed: int, rules: str | None = None,
     experiment = Experiment(
         name="fuzz", file="menorca-sim fuzz", ruleset_path=str(Path(rules).resolve()) if rules else None,
         seed=seed, games=math.ceil(games / len(cells)), seating="rotate", cells=cells,
-        variants=(Variant(0, "", {}, ruleset.sha256),), arrangements=arrangements)
+        variants=(Variant(0, "", {}, ruleset.sha256),), populations=(Population(0, "", arrangements),))
     kinds = f"{RANDOM} and one {HEURISTIC} among {RANDOM}" if heuristic else \
         f"{RANDOM} only: no {HEURISTIC} policy is registered"
     description = (f"{'/'.join(map(str, players))} players x {len(draws)} minor draws; "

@@ -11,6 +11,7 @@ _LIST_INT = pa.list_(pa.int64())
 GAMES = pa.schema([
     ("game_id", pa.int64()),          # unique within an experiment, stable across runs
     ("variant", pa.string()),         # rule variant name ("" when the experiment has none)
+    ("population", pa.string()),      # player population name ("" when the experiment has one)
     ("cell", pa.string()),            # e.g. "p3|Ramaders+Artesans"
     ("game_index", pa.int64()),       # index of the game within its cell
     ("seed", pa.int64()),             # the game's seed (same across variants)

@@ -34,7 +34,7 @@ def add_game(rows: Rows, game: GameSpec, summary: Mapping[str, Any], duration_s:
     ids = {"game_id": game.game_id, "variant": game.variant}
     seats = summary["seats"]
     new = {
-        "games": [_row(GAMES, {**ids, "cell": game.cell, "game_index": game.game_index,
+        "games": [_row(GAMES, {**ids, "population": game.population, "cell": game.cell, "game_index": game.game_index,
                                "policies": list(game.policies), "duration_s": duration_s}, summary)],
         "players": [_row(PLAYERS, {**ids, "seat": i}, s) for i, s in enumerate(seats)],
         "companies": [_row(COMPANIES, ids, c) for c in summary["companies"]],

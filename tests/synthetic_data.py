@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import itertools
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable
 
@@ -41,6 +41,9 @@ class Spec:
     parts: int = 2
     seed: int = 0
     repeats: int = 1  # each distinct game played this many times identically (same fingerprint)
+    legacy_buyer: dict[str, int] = field(default_factory=dict)  # legacy -> the seat (0-based) that buys it when in play
+    # player populations: name -> seat strengths per player count (default: seat_strength)
+    populations: dict[str, dict[int, tuple[float, ...]] | None] = field(default_factory=lambda: {"": None})
 
 
 def write_dataset(root: Path, spec: Spec) -> Path:
@@ -54,17 +57,20 @@ def write_dataset(root: Path, spec: Spec) -> Path:
     per_cell = -(-distinct // len(cells))
     rows: dict[str, list[dict]] = {t: [] for t in TABLES}
     games = [(c, i) for i in range(per_cell) for c in cells][:distinct]
-    for number, ((players, minors), index) in enumerate(games):
-        base = _play(ruleset, spec, rng, players, minors, index)
+    for (p, (population, seats)), (number, ((players, minors), index)) in itertools.product(
+            enumerate(spec.populations.items()), enumerate(games)):
+        pop_spec = spec if seats is None else replace(spec, seat_strength=seats)
+        base = _play(ruleset, pop_spec, rng, players, minors, index)
+        base["game"]["population"] = population
         for v, (variant, extra_ors) in enumerate(spec.variants.items()):
             cell = f"p{players}|{'+'.join(minors)}"
             ors = max(1, base["game"]["ors"] + int(round(extra_ors)) + int(rng.integers(-1, 2)))
             for copy in range(spec.repeats):
                 number_played = number * spec.repeats + copy
-                game_id = v * 10**6 + number_played
+                game_id = v * 10**6 + p * 10**5 + number_played
                 rows["games"].append(base["game"] | dict(
                     game_id=game_id, variant=variant, cell=cell, game_index=index * spec.repeats + copy,
-                    seed=1000 + number_played, ors=ors, fingerprint=f"{variant}:{number}"))
+                    seed=1000 + number_played, ors=ors, fingerprint=f"{variant}:{population}:{number}"))
                 for table in ("players", "companies", "auctions"):
                     rows[table] += [r | dict(game_id=game_id, variant=variant) for r in base[table]]
     for e in range(spec.errors):
@@ -94,6 +100,10 @@ def _play(ruleset, spec: Spec, rng: np.random.Generator, players: int,
     names = [spec.names[(index + s) % len(spec.names)] for s in range(players)]
     legacies = list(rng.choice(list(ruleset.legacies), size=players, replace=False))
     owners = rng.permutation(players)  # owners[k] bought legacies[k]
+    for k, legacy in enumerate(legacies):  # a planted habit: this seat buys this legacy
+        if legacy in spec.legacy_buyer:
+            j = int(np.flatnonzero(owners == spec.legacy_buyer[legacy])[0])
+            owners[k], owners[j] = owners[j], owners[k]
     seat_legacy = {int(owners[k]): legacies[k] for k in range(players)}
     seat_factor = spec.seat_strength.get(players, (1.0,) * players)
     weight = np.array([spec.strength.get(names[s], 1.0) * seat_factor[s]

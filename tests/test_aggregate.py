@@ -268,3 +268,18 @@ def test_planted_duplicate_games_widen_the_intervals(tmp_path):
     lengths_alone = aggregate.game_length(alone).row(0, named=True)
     assert lengths["ors_high"] - lengths["ors_low"] == pytest.approx(lengths_alone["ors_high"] - lengths_alone["ors_low"],
                                                                      rel=0.1)
+
+
+def test_a_legacy_its_strong_seat_always_buys_is_not_reported_as_strong(tmp_path):
+    """Seat 1 of 2-player games is planted strong and always buys L2, which does
+    nothing: the raw win share of L2's buyers is far above the fair half, the edge
+    against players of the same seat and draw is not."""
+    data = synthetic_data.write_dataset(tmp_path, synthetic_data.Spec(
+        games=1200, player_counts=(2,), seat_strength={2: (2.5, 1.0)}, legacy_buyer={"L2": 0}, seed=31))
+    analysis = aggregate.analyse(Dataset(data))
+    raw = analysis.tables["legacy_value"].filter(pl.col("legacy") == "L2").row(0, named=True)
+    assert raw["win_share_low"] > 0.6 and raw["p_value"] < 1e-6
+    edge = analysis.tables["legacy_edge"].filter(pl.col("legacy") == "L2").row(0, named=True)
+    assert edge["edge_low"] < 0 < edge["edge_high"]
+    assert not any(c.section == "legacy" and "L2" in c.subject for c in analysis.significant)
+    assert any(c.section == "seat" for c in analysis.significant)  # the seat effect itself is found

@@ -101,7 +101,7 @@ def test_pool_seats_different_policies(tmp_path):
     text = GOOD.split("[policies.seats]")[0].replace("games = 6", "games = 24") + \
         '[policies]\npool = ["w", "x", "y", "z"]\n'
     exp = load_experiment(write(tmp_path, text))
-    assert len(exp.arrangements[3]) == 24 and len(exp.arrangements[2]) == 12
+    assert len(exp.populations[0].arrangements[3]) == 24 and len(exp.populations[0].arrangements[2]) == 12
     assert all(len(set(g.policies)) == g.players for g in exp.games_in(0, exp.total_games))
 
 
@@ -143,7 +143,7 @@ BAD = [
     (GOOD.replace('name = "study"\n', ""), "exp.toml: name: missing"),
     (GOOD.replace('name = "study"', 'name = "a/b"'), "exp.toml: name: 'a/b' cannot name a folder (no '/', no leading '.')"),
     (good("gmaes = 3\n"), "exp.toml: gmaes: unknown key (expected one of: description, games, minors, name, "
-                           "overrides, players, policies, ruleset, seating, seed, variants)"),
+                           "overrides, players, policies, populations, ruleset, seating, seed, variants)"),
     (GOOD.replace("games = 6", "games = 0"), "exp.toml: games: expected a positive integer, got 0"),
     (GOOD.replace("games = 6", "games = 8"), 'exp.toml: games: 8 is not a multiple of 6, the number of seatings of '
                                               '3 players (seating = "rotate" plays each equally often)'),
@@ -204,3 +204,44 @@ def test_cli_prints_the_error_line_without_traceback(tmp_path):
     proc = subprocess.run([sys.executable, "-c", "from menorca_sim.cli.run import command; command()",
                            str(path), "--out", str(tmp_path / "out")], capture_output=True, text=True)
     assert (proc.returncode, proc.stdout, proc.stderr) == (2, "", "error: exp.toml: games: expected a positive integer, got 0\n")
+
+
+POPULATIONS = GOOD.split("[policies.seats]")[0] + """
+[populations.plain]
+seats = "a"
+[populations.mixed.seats]
+2 = ["a", "b"]
+3 = ["a", "b", "c"]
+[variants.low]
+"markers.market_bonus" = 0
+[variants.high]
+"markers.market_bonus" = 20
+"""
+
+
+def test_populations_play_the_same_games_with_other_players(tmp_path):
+    exp = load_experiment(write(tmp_path, POPULATIONS))
+    assert [p.name for p in exp.populations] == ["plain", "mixed"]
+    per = len(exp.cells) * exp.games
+    assert exp.total_games == 2 * 2 * per  # variants x populations x cells x games
+    games = [exp.game(i) for i in range(exp.total_games)]
+    assert [(g.variant, g.population) for g in games[::per]] == [
+        ("low", "plain"), ("low", "mixed"), ("high", "plain"), ("high", "mixed")]
+    for a, b in zip(games[:per], games[per:2 * per]):  # the same seed and cell, other players
+        assert (a.cell, a.game_index, a.seed) == (b.cell, b.game_index, b.seed)
+        assert set(a.policies) == {"a"} and len(set(b.policies)) == b.players
+    assert [p["name"] for p in exp.plan()["populations"]] == ["plain", "mixed"]
+
+
+@pytest.mark.parametrize("tables, problem", [
+    ("[policies]\nseats = \"a\"\n[populations.x]\nseats = \"a\"\n",
+     "exp.toml: populations: give either [policies] or named [populations.NAME] tables, not both"),
+    ("populations = 3\n", "exp.toml: populations: expected named tables, e.g. [populations.warm] seats = \"heuristic\""),
+    ("[populations.x]\nseat = \"a\"\n", "exp.toml: populations.x.seat: unknown key (expected one of: pool, seats)"),
+])
+def test_bad_populations_are_named(tmp_path, tables, problem):
+    top = tables.startswith("populations =")  # a key, not a table: before the tables
+    text = GOOD.split("[policies.seats]")[0] + tables if not top else tables + GOOD.split("[policies.seats]")[0]
+    with pytest.raises(ExperimentError) as err:
+        load_experiment(write(tmp_path, text))
+    assert str(err.value).startswith(problem)

@@ -41,12 +41,12 @@ def test_plan_covers_every_player_count_minor_draw_and_table():
     assert {c.minors for c in experiment.cells if c.players == 3} == {
         ("Ramaders", "Artesans"), ("Ramaders", "Destil·ladors"), ("Artesans", "Destil·ladors")}
     assert experiment.total_games == 102  # 100 rounded up to a multiple of the 6 cells
-    assert experiment.arrangements[3] == (
+    assert experiment.populations[0].arrangements[3] == (
         ("random_legal",) * 3, ("heuristic", "random_legal", "random_legal"),
         ("random_legal", "heuristic", "random_legal"), ("random_legal", "random_legal", "heuristic"))
     for cell in experiment.cells:  # every table equally often (within one game) in every cell
         tables = Counter(g.policies for g in experiment.games_in(0, experiment.total_games) if g.cell == cell.name)
-        assert set(tables) == set(experiment.arrangements[cell.players])
+        assert set(tables) == set(experiment.populations[0].arrangements[cell.players])
         assert max(tables.values()) - min(tables.values()) <= 1
     assert len({experiment.game(i).seed for i in range(experiment.total_games)}) == experiment.total_games
     assert "one heuristic" in description

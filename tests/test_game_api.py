@@ -73,7 +73,8 @@ def test_summary_matches_the_outcome_tables():
     game = new_game(seed=2)
     play_random(game, 2)
     s = game.summary()
-    game_fields = set(GAMES.names) - {"game_id", "variant", "cell", "game_index", "policies", "duration_s"}
+    game_fields = set(GAMES.names) - {"game_id", "variant", "population", "cell", "game_index", "policies",
+                                      "duration_s"}
     assert game_fields <= set(s)
     seat_fields = set(PLAYERS.names) - {"game_id", "variant", "seat", "policy", "auction_strategy"}
     assert all(seat_fields <= set(row) for row in s["seats"])

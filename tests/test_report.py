@@ -75,7 +75,7 @@ def test_report_command_writes_page_charts_and_summary(small):
     assert summary.startswith("This report rests on ") and "\n## Findings\n" in summary
     findings_section = summary.split("\n## Findings\n", 1)[1].split("\n## ", 1)[0]
     for players in (2, 3):  # the planted +2 ORs
-        assert f"With {players} players, variant bonus_20 changes ORs played by +" in findings_section
+        assert f"In {players}-player games variant bonus_20 changes ORs played by +" in findings_section
     assert "ended at the safety cap" in findings_section and "2 games failed" in findings_section
     for title in ("Seats", "Minor draws", "Strategies", "Legacies", "Auction prices", "Game length",
                   "End reasons", "Variants", "Errors", "All comparisons"):

@@ -173,3 +173,16 @@ def test_wilson_interval_contains_its_estimate_at_the_edges(successes, n):
     low, high = stats.wilson_interval(successes, n)
     assert low <= successes / n <= high
     assert 0 <= low and high <= 1
+
+
+def test_excess_rate_is_the_stratified_score_test():
+    # 100 members each expected to win half the time: 70 wins is 4 standard errors up
+    edge, low, high, p = stats.excess_rate(np.array([70.0, 50.0]), np.array([50.0, 50.0]),
+                                           np.array([25.0, 25.0]), np.array([100.0, 100.0]))
+    assert edge == pytest.approx([0.2, 0.0])
+    assert high[0] - low[0] == pytest.approx(2 * 1.959964 * 5 / 100, rel=1e-5)
+    assert p[0] == pytest.approx(2 * sps.norm.sf(4)) and p[1] == 1.0
+    # members of different strata: each contributes its own rate and variance
+    _, _, _, p = stats.excess_rate(np.array([3.0]), np.array([0.9 + 0.5 + 0.1]),
+                                   np.array([0.09 + 0.25 + 0.09]), np.array([3.0]))
+    assert p[0] == pytest.approx(2 * sps.norm.sf(1.5 / np.sqrt(0.43)))

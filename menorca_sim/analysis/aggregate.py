@@ -21,7 +21,8 @@ from menorca_sim.analysis import stats
 from menorca_sim.outcomes import TABLES
 
 END_REASONS = ("bank", "bankruptcy", "conquest", "cap")  # games.end_reason values (outcomes.py)
-KEYS = ["variant", "players"]
+KEYS = ["variant", "population", "players"]
+_SEP = "\x1f"  # joins two key values into one where a function groups by a single column
 
 
 class DatasetError(Exception):
@@ -57,8 +58,10 @@ class Dataset:
     def games(self) -> pl.DataFrame:
         """The games with `draw`: the minors in play, sorted, joined by '+'."""
         games = self.scan("games").drop("legacies", "events", "policies", "winners").collect()
-        if "fingerprint" not in games.columns:  # a dataset written before games had one
-            games = games.with_columns(fingerprint=pl.lit(None, pl.String))
+        for column in ("fingerprint", "population"):  # a dataset written before games had them
+            if column not in games.columns:
+                games = games.with_columns(pl.lit(None, pl.String).alias(column))
+        games = games.with_columns(pl.col("population").fill_null(""))
         # a game without a fingerprint counts as distinct from every other
         games = games.with_columns(pl.col("fingerprint").fill_null(pl.format("{}#{}", "variant", "game_id")))
         # A few distinct draws among many games: spell each out once.
@@ -70,8 +73,8 @@ class Dataset:
     def players(self) -> pl.DataFrame:
         """Player-game rows with the game's player count and minor draw; seats from 1."""
         return (self.scan("players").drop("legacies", "legacy_prices")
-                .join(self.games.lazy().select("game_id", "variant", "players", "draw", "fingerprint"),
-                      on=["game_id", "variant"])
+                .join(self.games.lazy().select("game_id", "variant", "population", "players", "draw",
+                                               "fingerprint"), on=["game_id", "variant"])
                 .with_columns(seat=pl.col("seat") + 1)
                 .collect())
 
@@ -161,7 +164,7 @@ def _distribution(lf: pl.LazyFrame, keys: list[str], column: str, categories: tu
     grid = (totals.join(pl.DataFrame({column: pl.Series(values, dtype=counts[column].dtype)}), how="cross")
             .join(counts, on=[*keys, column], how="left").with_columns(pl.col("count").fill_null(0))
             .sort([*keys, pl.col(column).replace_strict(values, range(len(values)))]))
-    return _with_rate(grid, "share", "count").select(*keys, column, "count", "games", "distinct", "share",
+    return _with_rate(grid, "share", "count").select(*keys, column, "count", "games", "game_count", "distinct", "share",
                                                      "share_low", "share_high")
 
 
@@ -211,8 +214,8 @@ def company_groups(ds: Dataset) -> pl.DataFrame:
             # Null where it did not float: a column, not a filter in each group, is faster.
             .with_columns(revenue=pl.when(pl.col("floated")).then(pl.col("revenue_total")))
             # The draw as a categorical while the rows are many: faster to join and group.
-            .join(ds.games.lazy().select("game_id", "variant", "players", pl.col("draw").cast(pl.Categorical),
-                                         "fingerprint"), on=["game_id", "variant"])
+            .join(ds.games.lazy().select("game_id", "variant", "population", "players",
+                                         pl.col("draw").cast(pl.Categorical), "fingerprint"), on=["game_id", "variant"])
             .group_by([*KEYS, "draw", "company"])
             .agg(pl.len().alias("games"), *_unit_aggs(), pl.col("started").sum().alias("started_n"),
                  pl.col("floated").sum().alias("floated_n"),
@@ -271,9 +274,11 @@ def strategy_win_share(ds: Dataset, column: str) -> pl.DataFrame:
 
 def strategy_ratings(ds: Dataset, column: str, rng: np.random.Generator) -> pl.DataFrame:
     """Bradley-Terry ratings of the values of `column` across all tables of a variant
-    (every player count): each game is decomposed into its pairs of seats with
-    different strategies; the better rank wins, a tie counts half."""
-    p = ds.players.lazy().select("game_id", "variant", "rank", pl.col(column).alias("name"))
+    and population (every player count): each game is decomposed into its pairs of
+    seats with different strategies; the better rank wins, a tie counts half."""
+    # one key for the variant and the population (split again at the end)
+    p = ds.players.lazy().select("game_id", pl.concat_str("variant", "population", separator=_SEP).alias("variant"),
+                                 "rank", pl.col(column).alias("name"))
     names_by_variant = p.group_by("variant").agg(pl.col("name").unique().sort()).sort("variant").collect()
     index = names_by_variant.explode("name").with_columns(index=pl.int_range(pl.len()).over("variant"))
     # A game's pairs depend only on its line-up, the multiset of (strategy, rank): the
@@ -295,17 +300,18 @@ def strategy_ratings(ds: Dataset, column: str, rng: np.random.Generator) -> pl.D
                      .when(pl.col("rank") == pl.col("rank_b")).then(0.5).otherwise(0.0))
              .collect())
     frames = []
-    for variant, names in names_by_variant.iter_rows():
-        v = pairs.filter(pl.col("variant") == variant)
+    for group, names in names_by_variant.iter_rows():
+        v = pairs.filter(pl.col("variant") == group)
         r = stats.bradley_terry(names, v["lineup"].to_numpy(), v["index"].to_numpy(), v["index_b"].to_numpy(),
                                 v["score"].to_numpy(), rng, copies=v["copies"].to_numpy())
-        frames.append(pl.DataFrame({"variant": variant, column: names, "games": r.games, "strength": r.strength,
-                                    "strength_low": r.low, "strength_high": r.high}))
+        variant, population = group.split(_SEP)
+        frames.append(pl.DataFrame({"variant": variant, "population": population, column: names, "games": r.games,
+                                    "strength": r.strength, "strength_low": r.low, "strength_high": r.high}))
     if not frames:
-        return pl.DataFrame(schema={"variant": pl.String, column: pl.String, "games": pl.Int64,
-                                    "strength": pl.Float64, "strength_low": pl.Float64,
+        return pl.DataFrame(schema={"variant": pl.String, "population": pl.String, column: pl.String,
+                                    "games": pl.Int64, "strength": pl.Float64, "strength_low": pl.Float64,
                                     "strength_high": pl.Float64})
-    return pl.concat(frames).sort("variant", "strength", descending=[False, True])
+    return pl.concat(frames).sort("variant", "population", "strength", descending=[False, False, True])
 
 
 def legacy_value(ds: Dataset) -> pl.DataFrame:
@@ -313,7 +319,8 @@ def legacy_value(ds: Dataset) -> pl.DataFrame:
     the price paid against the printed minimum, the income it paid before closing, its
     net value (income - price) and the buyer's wealth edge: final wealth minus the mean
     final wealth of the other players of the game, who hold the other legacies."""
-    buyers = ds.players.lazy().select("game_id", "variant", "seat", "players", "win_share", "wealth", "fingerprint",
+    buyers = ds.players.lazy().select("game_id", "variant", "population", "seat", "players", "win_share", "wealth",
+                                      "fingerprint",
                                       table_wealth=pl.col("wealth").sum().over("game_id", "variant"))
     lf = (ds.scan("auctions").with_columns(seat=pl.col("buyer_seat") + 1)
           .join(buyers, on=["game_id", "variant", "seat"])
@@ -330,20 +337,57 @@ def legacy_value(ds: Dataset) -> pl.DataFrame:
                         .with_columns(fair=1 / pl.col("players")))
 
 
+def company_edges(ds: Dataset, top: int) -> pl.DataFrame:
+    """Per company started: how often its final price is the market's top value `top`
+    (a company pinned at the ceiling can rise no further: its payouts move nothing)."""
+    df = (ds.scan("companies").filter(pl.col("started"))
+          .join(ds.games.lazy().select("game_id", *KEYS, "fingerprint"), on=["game_id", "variant"])
+          .group_by([*KEYS, "company"])
+          .agg(pl.len().alias("games"), *_unit_aggs(), (pl.col("final_price") >= top).sum().alias("at_top"))
+          .sort([*KEYS, "company"]).collect())
+    return _with_rate(df, "top_rate", "at_top").drop("at_top")
+
+
+def legacy_edge(ds: Dataset) -> pl.DataFrame:
+    """Per legacy and player count: how much more often its buyer wins than the players
+    of the same seat and minor draw win on average (a win share difference, with the
+    stratified score test of `stats.excess_rate`): the legacy's effect with the seat's
+    and the draw's taken out, so that a seat which tends to buy one legacy does not make
+    that legacy look strong."""
+    players = ds.players.lazy()
+    expected = players.group_by([*KEYS, "draw", "seat"]).agg(expected=pl.col("win_share").mean())
+    df = (ds.scan("auctions").with_columns(seat=pl.col("buyer_seat") + 1)
+          .join(players.select("game_id", *KEYS, "draw", "seat", "win_share", "fingerprint"),
+                on=["game_id", "variant", "seat"])
+          .join(expected, on=[*KEYS, "draw", "seat"])
+          .group_by([*KEYS, "legacy"])
+          .agg(pl.len().alias("games"), *_unit_aggs(), pl.col("win_share").sum().alias("wins"),
+               pl.col("expected").sum().alias("expected"),
+               (pl.col("expected") * (1 - pl.col("expected"))).sum().alias("variance"))
+          .sort([*KEYS, "legacy"]).collect())
+    f = _factor(df)
+    edge, low, high, p = stats.excess_rate(df["wins"].to_numpy() * f, df["expected"].to_numpy() * f,
+                                           df["variance"].to_numpy() * f, df["games"].to_numpy() * f)
+    return df.drop("wins", "expected", "variance").with_columns(
+        pl.Series("edge", edge), pl.Series("edge_low", low), pl.Series("edge_high", high), pl.Series("p_value", p))
+
+
 def auction_prices(ds: Dataset) -> pl.DataFrame:
     """Distribution of the auction price per legacy and player count, the share of
     sales whose price fell (drops) and of those where it fell all the way to 0."""
     price = pl.col("price")
-    df = (ds.scan("auctions").join(ds.games.lazy().select("game_id", "variant", "players", "fingerprint"),
-                                   on=["game_id", "variant"])
+    df = (ds.scan("auctions").join(ds.games.lazy().select("game_id", "variant", "population", "players",
+                                                          "fingerprint"), on=["game_id", "variant"])
           .group_by([*KEYS, "legacy"])
           .agg(pl.len().alias("games"), *_unit_aggs(), pl.col("min_price").mean().alias("min_price"),
                price.mean().alias("mean_price"), price.quantile(0.1, "nearest").alias("p10"),
                price.median().alias("median"), price.quantile(0.9, "nearest").alias("p90"),
                (pl.col("drops") > 0).sum().alias("dropped"), (price == 0).sum().alias("at_zero"),
+               (price > pl.col("min_price")).sum().alias("above"),
                pl.col("reservations").mean().alias("mean_reservations"))
           .sort([*KEYS, "legacy"]).collect())
-    return _with_rate(_with_rate(df, "drop_rate", "dropped"), "zero_rate", "at_zero").drop("dropped", "at_zero")
+    df = _with_rate(_with_rate(_with_rate(df, "drop_rate", "dropped"), "zero_rate", "at_zero"), "above_min_rate", "above")
+    return df.drop("dropped", "at_zero", "above")
 
 
 def game_length(ds: Dataset) -> pl.DataFrame:
@@ -408,20 +452,21 @@ def variant_differences(ds: Dataset) -> pl.DataFrame:
     the per-game difference over games played on the same seed in the same cell, with
     its t interval and paired t test. Share metrics are fractions (0..1)."""
     variants = _variants(ds)
-    schema = {"variant": pl.String, "baseline": pl.String, "players": pl.Int64, "metric": pl.String,
+    schema = {"variant": pl.String, "baseline": pl.String, "population": pl.String, "players": pl.Int64,
+              "metric": pl.String,
               "pairs": pl.Int64, "difference": pl.Float64, "difference_low": pl.Float64,
               "difference_high": pl.Float64, "p_value": pl.Float64}
     if len(variants) < 2:  # checked first: the wide per-game table is the costly part
         return pl.DataFrame(schema=schema)
     wide = _per_game_metrics(ds)
     base = baseline_variant(ds, variants)
-    fixed = {"game_id", "variant", "cell", "game_index", "seed", "players", "fingerprint"}
+    fixed = {"game_id", "variant", "population", "cell", "game_index", "seed", "players", "fingerprint"}
     metrics = [c for c in wide.columns if c not in fixed]
     rows = []
     for variant in (v for v in variants if v != base):
         paired = wide.filter(pl.col("variant") == variant).join(
-            wide.filter(pl.col("variant") == base), on=["cell", "seed"], suffix=" [base]")
-        for (players,), group in paired.group_by("players", maintain_order=True):
+            wide.filter(pl.col("variant") == base), on=["population", "cell", "seed"], suffix=" [base]")
+        for (population, players), group in paired.group_by("population", "players", maintain_order=True):
             # a pair of games played again identically is no new evidence
             distinct = group.select("fingerprint", "fingerprint [base]").n_unique() / group.height
             for metric in metrics:
@@ -430,8 +475,8 @@ def variant_differences(ds: Dataset) -> pl.DataFrame:
                     continue
                 d = stats.paired_difference(both[metric].to_numpy(), both[f"{metric} [base]"].to_numpy(),
                                             units=both.height * distinct)
-                rows.append((variant, base, players, metric, d.n, d.mean, d.low, d.high, d.p_value))
-    return pl.DataFrame(rows, schema=schema, orient="row").sort("variant", "players", "metric")
+                rows.append((variant, base, population, players, metric, d.n, d.mean, d.low, d.high, d.p_value))
+    return pl.DataFrame(rows, schema=schema, orient="row").sort("variant", "population", "players", "metric")
 
 
 # --- comparisons and the whole analysis ------------------------------------------------
@@ -449,7 +494,7 @@ def _win_share_comparisons(df: pl.DataFrame, section: str, subject: Callable[[di
             section, who, row["win_share"], row["win_share_low"], row["win_share_high"], row["fair"],
             row["p_value"],
             f"{who[0].upper()}{who[1:]} wins {_percent(row['win_share'])} % ({_percent(row['win_share_low'])}–"
-            f"{_percent(row['win_share_high'])} %) against a fair {_percent(row['fair'])} %."))
+            f"{_percent(row['win_share_high'])} %) against a fair {_percent(row['fair'])} %.", row=row))
     return out
 
 
@@ -465,15 +510,33 @@ def _difference_comparisons(df: pl.DataFrame) -> list[stats.Comparison]:
             "variants", f"with {row['players']} players, {row['metric']}, {row['variant']} vs. {row['baseline']}",
             row["difference"], row["difference_low"], row["difference_high"], 0.0, row["p_value"],
             f"With {row['players']} players, variant {row['variant']} changes {row['metric']} by {d:+.1f}{unit} "
-            f"({lo:+.1f} to {hi:+.1f}) on average against {row['baseline']}."))
+            f"({lo:+.1f} to {hi:+.1f}) on average against {row['baseline']}.", row=row))
     return out
 
 
-def _same_grouping(ds: Dataset, a: str, b: str) -> bool:
+def _legacy_comparisons(df: pl.DataFrame, prefix: Callable[[dict], str]) -> list[stats.Comparison]:
+    out = []
+    for row in df.iter_rows(named=True):
+        where = prefix(row)
+        d, lo, hi = (100 * row[k] for k in ("edge", "edge_low", "edge_high"))
+        out.append(stats.Comparison(
+            "legacy", f"{where}the buyer of {row['legacy']}", row["edge"], row["edge_low"], row["edge_high"], 0.0,
+            row["p_value"],
+            f"{where[0].upper()}{where[1:]}the buyer of {row['legacy']} wins {d:+.0f} points ({lo:+.0f} to "
+            f"{hi:+.0f}) against players of the same seat and minor draw.", row=row))
+    return out
+
+
+def _same_grouping(players: pl.DataFrame, a: str, b: str) -> bool:
     """Whether two player columns split the player-games identically (then testing
     both would count one question twice)."""
-    pairs = ds.players.select(a, b).unique()
+    pairs = players.select(a, b).unique()
     return pairs[a].n_unique() == pairs[b].n_unique() == pairs.height
+
+
+def _own_split(ds: Dataset, a: str, b: str) -> list[str]:
+    """The populations in which column `b` splits the players otherwise than `a`."""
+    return [pop for (pop,), players in ds.players.group_by("population") if not _same_grouping(players, a, b)]
 
 
 @dataclass
@@ -481,6 +544,7 @@ class Analysis:
     experiment: str
     manifest: dict
     variants: list[str]
+    populations: list[str]
     tables: dict[str, pl.DataFrame]
     comparisons: list[stats.Comparison] = field(default_factory=list)
 
@@ -489,14 +553,16 @@ class Analysis:
         return [c for c in self.comparisons if c.significant]
 
 
-def analyse(ds: Dataset, seed: int = 0) -> Analysis:
+def analyse(ds: Dataset, seed: int = 0, market_top: int | None = None) -> Analysis:
     """Every table of the report, and every comparison corrected together by Holm.
-    `seed` seeds the bootstrap of the ratings' intervals."""
+    `seed` seeds the bootstrap of the ratings' intervals; `market_top`, the market's
+    highest value where the ruleset is known, adds `company_edges`."""
     rng = np.random.default_rng(seed)
     variants = _variants(ds)
+    populations = ds.games["population"].unique().sort().to_list()
     groups = company_groups(ds)
     # When each policy has its own auction strategy, one grouping answers both questions.
-    distinct = not _same_grouping(ds, "policy", "auction_strategy")
+    distinct = not _same_grouping(ds.players, "policy", "auction_strategy")
     strategy_columns = ["policy", "auction_strategy"] if distinct else ["policy"]
     rating_columns = ["auction_strategy", "policy"] if distinct else ["auction_strategy"]
     tables = {
@@ -511,6 +577,7 @@ def analyse(ds: Dataset, seed: int = 0) -> Analysis:
         **{f"{c}_win_share": strategy_win_share(ds, c) for c in strategy_columns},
         **{f"{c}_ratings": strategy_ratings(ds, c, rng) for c in rating_columns},
         "legacy_value": legacy_value(ds),
+        "legacy_edge": legacy_edge(ds),
         "auction_prices": auction_prices(ds),
         "game_length": game_length(ds),
         "phases": phases_reached(ds),
@@ -520,21 +587,28 @@ def analyse(ds: Dataset, seed: int = 0) -> Analysis:
         "variant_differences": variant_differences(ds),
         "errors": errors(ds),
     }
+    if market_top is not None:
+        tables["company_edges"] = company_edges(ds, market_top)
 
     def prefix(row: dict) -> str:
-        return f"in variant {row['variant']}, with {row['players']} players, " if len(variants) > 1 \
-            else f"with {row['players']} players, "
+        where = [f"in variant {row['variant']}"] if len(variants) > 1 else []
+        where += [f"among {row['population']} players"] if len(populations) > 1 else []
+        return ", ".join(where + [f"with {row['players']} players"]) + ", "
 
     comparisons = [
         *_win_share_comparisons(tables["seat"], "seat", lambda r: f"seat {r['seat']}", prefix),
         *_win_share_comparisons(tables["draw_seat"], "draw",
                                 lambda r: f"seat {r['seat']} (minors {r['draw']})", prefix),
         # A strategy alone at its tables wins exactly its fair share: nothing to test.
+        # ... and where auction strategies split the players as policies do, one test answers both.
         *[c for col in strategy_columns for c in _win_share_comparisons(
-            tables[f"{col}_win_share"].filter(pl.col(col).n_unique().over(KEYS) > 1), col,
+            tables[f"{col}_win_share"].filter((pl.col(col).n_unique().over(KEYS) > 1)
+                                              & (pl.col("population").is_in(_own_split(ds, "policy", col))
+                                                 if col == "auction_strategy" else True)), col,
             lambda r, col=col: f"{col.replace('_', ' ')} {r[col]}", prefix)],
-        *_win_share_comparisons(tables["legacy_value"], "legacy", lambda r: f"the buyer of {r['legacy']}", prefix),
+        *_legacy_comparisons(tables["legacy_edge"], prefix),
         *_difference_comparisons(tables["variant_differences"]),
     ]
+    comparisons = [c for c in comparisons if not np.isnan(c.p_value)]  # too few games to test: no test
     stats.apply_holm(comparisons)
-    return Analysis(ds.experiment, ds.manifest, variants, tables, comparisons)
+    return Analysis(ds.experiment, ds.manifest, variants, populations, tables, comparisons)

@@ -12,6 +12,7 @@ from pathlib import Path
 import polars as pl
 
 from menorca_sim.analysis import charts
+from menorca_sim.analysis import findings as find
 from menorca_sim.analysis.aggregate import Analysis, Dataset, analyse
 from menorca_sim.analysis.stats import ALPHA, CONFIDENCE
 
@@ -50,7 +51,7 @@ def build_report(data_dir: str | Path, out_dir: str | Path | None = None, seed: 
     ds = Dataset(data_dir)
     out = Path(out_dir) if out_dir is not None else default_out(ds.path)
     out.mkdir(parents=True, exist_ok=True)
-    analysis = analyse(ds, seed=seed)
+    analysis = analyse(ds, seed=seed, market_top=_market_top(ds))
     sections = _sections(analysis, out)
     written = [p for s in sections for p in s.charts]
     for stale in {out / f for f in CHART_FILES.values()} - set(written):
@@ -60,6 +61,17 @@ def build_report(data_dir: str | Path, out_dir: str | Path | None = None, seed: 
     summary = out / "summary.md"
     summary.write_text(_markdown(analysis, sections), encoding="utf-8")
     return ReportFiles(index, summary, written)
+
+
+def _market_top(ds: Dataset) -> int | None:
+    """The market's highest value, where the dataset was played with the default rules
+    (the manifest names only the ruleset's file, which may be anywhere)."""
+    plan = ds.manifest.get("experiment")
+    if not isinstance(plan, dict) or plan.get("ruleset") != "default":
+        return None
+    from menorca_sim.rules import load_ruleset
+
+    return max(cell.value for row in load_ruleset().market for cell in row if cell is not None)
 
 
 # --- what the report says ------------------------------------------------------------------
@@ -77,10 +89,17 @@ def evidence(analysis: Analysis) -> str:
     return line
 
 
+def dead(analysis: Analysis) -> list[str]:
+    """Content the games never or rarely use (`findings.dead_content`), first in the report."""
+    lines = [f.line() for f in find.dead_content(analysis)]
+    return lines or [f"Nothing: every company starts and floats, every legacy sells above its minimum and "
+                     f"every ending happens in more than {find.RARE * 100:.0f} % of the games."]
+
+
 def findings(analysis: Analysis) -> list[str]:
-    """The findings, one sentence each: significant comparisons first (in report
-    order), then notes on capped and failed games."""
-    lines = [c.sentence for c in analysis.significant]
+    """The findings, one sentence per fact (`analysis.findings`), then notes on capped
+    and failed games."""
+    lines = [f.line() for f in find.findings(analysis)]
     if not lines:
         lines.append(f"No imbalance was found at the {ALPHA * 100:.0f} % level after Holm correction "
                      f"across the report's {len(analysis.comparisons)} comparisons.")
@@ -179,6 +198,13 @@ def _sections(a: Analysis, out: Path) -> list[Section]:
             [("Paired differences against the baseline", t["variant_differences"])],
             chart(charts.variant_differences(t["variant_differences"],
                                              out / CHART_FILES["variant_differences"]))))
+    if len(a.populations) > 1:
+        sections.insert(0, Section(
+            "robustness", "Robustness across players", "Does each fact hold whoever plays? A fact is robust "
+            "when it is significant (after Holm) in every player population in one direction, "
+            "player-dependent when only in some, not found when in none. * marks a population where it is "
+            "significant; estimates are win shares or differences as in the tables below.",
+            [("Every fact tested, by population", find.robustness_table(a))]))
     if not t["errors"].is_empty():
         sections.append(Section("errors", "Errors", "Did any game fail? Failed games are in no other table.",
                                 [("Errors", t["errors"])]))
@@ -221,11 +247,11 @@ def _number(x: float | None, rate: bool) -> str:
     return f"{x:.1f}" if abs(x) >= 10 else f"{x:.3g}"
 
 
-def _display(df: pl.DataFrame, single_variant: bool) -> pl.DataFrame:
+def _display(df: pl.DataFrame, hidden: tuple[str, ...]) -> pl.DataFrame:
     """Strings for reading: each estimate merged with its interval, rates in %,
-    p-values to two significant digits, the variant column hidden when there is one."""
-    if single_variant and "variant" in df.columns:
-        df = df.drop("variant")
+    p-values to two significant digits, the `hidden` key columns (a variant or population
+    column where the experiment has only one) left out."""
+    df = df.drop([c for c in hidden if c in df.columns])
     columns: dict[str, list[str]] = {}  # header -> cells
     for name in df.columns:
         # a rate column of its own name ("ends_by_bank_rate") reads without the suffix
@@ -291,12 +317,19 @@ th{background:#f0f0f0}td{text-align:right}img{max-width:100%;display:block;margi
 .question{font-style:italic}.findings li{margin:0.3em 0}"""
 
 
+def _single_keys(a: Analysis) -> tuple[str, ...]:
+    """The key columns with one value in the whole experiment: not worth a column."""
+    return tuple(k for k, values in (("variant", a.variants), ("population", a.populations)) if len(values) == 1)
+
+
 def _html(a: Analysis, sections: list[Section]) -> str:
-    single = len(a.variants) == 1
+    single = _single_keys(a)
     parts = [f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>Balance report: "
              f"{html.escape(a.experiment)}</title><style>{STYLE}</style></head><body>",
              f"<h1>Balance report: {html.escape(a.experiment)}</h1>",
              f"<p>{html.escape(evidence(a))}</p>",
+             "<h2>Dead content</h2><ul class='findings'>",
+             *[f"<li>{html.escape(line)}</li>" for line in dead(a)], "</ul>",
              "<h2>Findings</h2><ul class='findings'>",
              *[f"<li>{html.escape(line)}</li>" for line in findings(a)], "</ul>",
              f"<p>{html.escape(_findings_note(a))}</p>",
@@ -314,8 +347,9 @@ def _html(a: Analysis, sections: list[Section]) -> str:
 
 
 def _markdown(a: Analysis, sections: list[Section]) -> str:
-    single = len(a.variants) == 1
-    lines = [evidence(a), "", "## Findings", "", *[f"- {line}" for line in findings(a)], "", _findings_note(a), "",
+    single = _single_keys(a)
+    lines = [evidence(a), "", "## Dead content", "", *[f"- {line}" for line in dead(a)], "",
+             "## Findings", "", *[f"- {line}" for line in findings(a)], "", _findings_note(a), "",
              f"Experiment: {a.experiment}. The dataset's manifest is at the end.", ""]
     for s in sections:
         lines += [f"## {s.title}", "", f"*{s.question}*", ""]

@@ -7,7 +7,7 @@ whatever the experiment fixed in advance: nothing here looks at the data to deci
 when to stop."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Sequence
 
 import numpy as np
@@ -72,6 +72,23 @@ def mean_t_interval(mean: np.ndarray, sd: np.ndarray, n: np.ndarray,
         half = sps.t.ppf(0.5 + confidence / 2, n - 1) * sd / np.sqrt(n)
     half = np.where(n >= 2, half, np.nan)
     return mean - half, mean + half
+
+
+def excess_rate(observed: np.ndarray, expected: np.ndarray, variance: np.ndarray, n: np.ndarray,
+                confidence: float = CONFIDENCE) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """How much more often a group wins than each member's own stratum would predict:
+    (observed - expected) / n with its interval and the score test's p-value, where
+    `expected` sums each member's stratum rate p and `variance` sums p (1 - p), all
+    element-wise (`n`, `variance` already scaled to the distinct games). A stratified
+    score test (as Mantel-Haenszel's): it stays honest for rare wins and small groups,
+    where a t test on the 0/1 outcomes would not."""
+    o, e, v, n = (np.asarray(a, dtype=float) for a in (observed, expected, variance, n))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        excess = (o - e) / n
+        half = _z(confidence) * np.sqrt(v) / n
+        p = 2 * sps.norm.sf(np.abs(o - e) / np.sqrt(v))
+    p = np.where(v > 0, p, np.where(o == e, 1.0, 0.0))
+    return excess, excess - half, excess + half, p
 
 
 def mean_interval(values: Sequence[float] | np.ndarray, confidence: float = CONFIDENCE,
@@ -167,6 +184,7 @@ class Comparison:
     sentence: str
     p_holm: float = np.nan
     significant: bool = False
+    row: dict = field(default_factory=dict)  # the table row it tests: its keys name the fact (players, seat, ...)
 
 
 def apply_holm(comparisons: list[Comparison], alpha: float = ALPHA) -> None:
