@@ -4,7 +4,8 @@ The plan (experiment) fixes every game; chunks are ranges of game ids, played by
 workers (loky processes on this machine, or a Dask cluster) and written as Parquet parts
 by this process the moment each one comes back, in whatever order. Results are streamed,
 so memory holds only the chunks in flight. A run that stops for any reason (even
-`kill -9`) is finished with `resume=True`: complete chunks are kept, the rest redone."""
+`kill -9`) is finished with `resume=True`: sound chunks are kept, damaged parts moved
+aside, the rest played."""
 from __future__ import annotations
 
 import contextlib
@@ -29,11 +30,16 @@ from menorca_sim.experiment import Experiment
 
 BACKENDS = ("loky", "dask")
 MAX_DEFAULT_CHUNK = 100  # games; large enough that scheduling costs little next to playing
-_FORMAT = 1
+MANIFEST_EVERY_S = 1.0
 
 
 class RunError(Exception):
     """A run that cannot start; the message is one line."""
+
+
+class RunWarning(UserWarning):
+    """Something a run fixed on its own and the user should know: a damaged part moved
+    aside and played again."""
 
 
 @dataclass(frozen=True)
@@ -57,8 +63,8 @@ class RunSummary:
 
 
 def chunk_bounds(total: int, size: int, chunk_id: int) -> tuple[int, int]:
-    start = chunk_id * size
-    return start, min(start + size, total)
+    games = store.chunk_games(total, size, chunk_id)
+    return games.start, games.stop
 
 
 def run_experiment(experiment: Experiment, out: str | Path, *, jobs: int | None = None, backend: str = "loky",
@@ -80,53 +86,88 @@ def run_experiment(experiment: Experiment, out: str | Path, *, jobs: int | None 
             size = chunk or min(MAX_DEFAULT_CHUNK, max(1, math.ceil(experiment.total_games / (4 * workers))))
             manifest = _new_manifest(experiment, size)
         size, n_chunks, total = manifest["chunk_size"], manifest["chunks"], experiment.total_games
-        manifest["status"] = "running"
-        store.write_manifest(out, manifest)
         store.remove_temporaries(out)
-        todo = [c for c in range(n_chunks)
-                if not (resume and store.chunk_complete(out, c, _chunk_games(total, size, c)))]
+        todo = _chunks_to_play(out, manifest)
+        book = _Book(out, manifest)
+        manifest["status"] = "running"
+        book.save()
         tasks = (delayed(play_chunk)(experiment, c, *chunk_bounds(total, size, c), play) for c in todo)
-        pending = set(todo)
-        with warnings.catch_warnings(), tqdm(total=sum(_chunk_games(total, size, c) for c in todo), unit="game",
-                                             disable=not progress, dynamic_ncols=True) as bar, \
-                contextlib.closing(parallel(tasks)) as results:
-            # joblib warns about the chunks it cancels when --fail-fast stops the run
-            warnings.filterwarnings("ignore", message=".*tasks have been successfully executed", category=UserWarning)
-            played, errors, stopped_by = _write_results(results, out, pending, bar, fail_fast)
-        wall = time.perf_counter() - began
-    counts = store.count_rows(out, [c for c in range(n_chunks) if c not in pending])
-    manifest["status"] = "stopped" if pending else "complete"
-    manifest["counts"] = counts
-    manifest["runs"].append({
-        "started": started.isoformat(timespec="seconds"), "wall_s": round(wall, 3),
-        "backend": backend, "workers": workers, "games_played": played, "errors": errors,
-        "games_per_s": round(played / wall, 3) if wall > 0 else None, "stopped_by": stopped_by,
-        "versions": _versions(backend),
-    })
-    store.write_manifest(out, manifest)
+        played = errors = 0
+        stopped_by = None
+        try:
+            games = sum(len(store.chunk_games(total, size, c)) for c in todo)
+            with warnings.catch_warnings(), tqdm(total=games, unit="game", disable=not progress,
+                                                 dynamic_ncols=True) as bar, \
+                    contextlib.closing(parallel(tasks)) as results:
+                # joblib warns about the chunks it cancels when --fail-fast stops the run
+                warnings.filterwarnings("ignore", message=".*tasks have been successfully executed",
+                                        category=UserWarning)
+                for result in results:
+                    book.add(result)
+                    played += result.games
+                    errors += result.tables["errors"].num_rows
+                    bar.update(result.games)
+                    if fail_fast and result.first_error:
+                        stopped_by = result.first_error
+                        break
+        finally:
+            wall = time.perf_counter() - began
+            manifest["runs"].append({
+                "started": started.isoformat(timespec="seconds"), "wall_s": round(wall, 3),
+                "backend": backend, "workers": workers, "games_played": played, "errors": errors,
+                "games_per_s": round(played / wall, 3) if wall > 0 else None, "stopped_by": stopped_by,
+                "versions": _versions(backend),
+            })
+            book.finish()
+    counts = manifest["counts"]
     return RunSummary(experiment.name, out, played, errors, wall, total,
                       counts["games"] + counts["errors"], stopped_by)
 
 
-def _write_results(results: Iterator[ChunkResult], out: Path, pending: set[int], bar: tqdm,
-                   fail_fast: bool) -> tuple[int, int, str | None]:
-    """Write each chunk as it arrives (removing it from `pending`); return the games
-    played, the games that failed, and the first error if --fail-fast stopped here."""
-    played = errors = 0
-    for result in results:
-        store.write_chunk(out, result.chunk_id, result.games, result.tables)
-        pending.discard(result.chunk_id)
-        played += result.games
-        errors += result.tables["errors"].num_rows
-        bar.update(result.games)
-        if fail_fast and result.first_error:
-            return played, errors, result.first_error
-    return played, errors, None
+class _Book:
+    """The dataset's manifest as chunks come back: each chunk's parts are written, then
+    recorded with their checksums. The manifest is rewritten at most once a second (a
+    long run's manifest grows with its chunks): a chunk finished after its last write is
+    adopted on resume once its parts are read back whole."""
+
+    def __init__(self, out: Path, manifest: dict[str, Any]) -> None:
+        self.out, self.manifest, self.saved = out, manifest, -math.inf
+
+    def add(self, result: ChunkResult) -> None:
+        chunk = result.chunk_id
+        self.manifest["finished"][str(chunk)] = store.write_chunk(self.out, chunk, result.games, result.tables)
+        if time.monotonic() - self.saved >= MANIFEST_EVERY_S:
+            self.save()
+
+    def save(self) -> None:
+        store.write_manifest(self.out, self.manifest)
+        self.saved = time.monotonic()
+
+    def finish(self) -> None:
+        """The final manifest: status and row counts."""
+        records = self.manifest["finished"]
+        self.manifest["status"] = "complete" if len(records) == self.manifest["chunks"] else "stopped"
+        self.manifest["counts"] = store.count_rows(records)
+        self.save()
 
 
-def _chunk_games(total: int, size: int, chunk_id: int) -> int:
-    start, stop = chunk_bounds(total, size, chunk_id)
-    return stop - start
+def _chunks_to_play(out: Path, manifest: dict[str, Any]) -> list[int]:
+    """The chunks without sound parts. Each damaged part is named in a warning and moved
+    aside, and its chunk played again; a sound chunk not yet in the manifest is recorded."""
+    records = manifest["finished"]
+    todo = []
+    for chunk_id in range(manifest["chunks"]):
+        games = store.chunk_games(manifest["total_games"], manifest["chunk_size"], chunk_id)
+        record, damaged = store.check_chunk(out, chunk_id, games, records.get(str(chunk_id)))
+        for damage in damaged:
+            where = f"moved to {store.move_aside(out, damage.path)}; " if damage.path.exists() else ""
+            warnings.warn(f"{damage.line()}: {where}its chunk is played again", RunWarning)
+        if record is None:
+            records.pop(str(chunk_id), None)
+            todo.append(chunk_id)
+        else:
+            records[str(chunk_id)] = record
+    return todo
 
 
 def _prepare_folder(out: Path, experiment: Experiment, chunk: int | None, resume: bool) -> dict[str, Any] | None:
@@ -140,7 +181,7 @@ def _prepare_folder(out: Path, experiment: Experiment, chunk: int | None, resume
         raise RunError(f"{out}: output folder is not empty (add --resume to finish an interrupted run, "
                        f"or choose another --out)")
     manifest = store.read_manifest(out)
-    if manifest is None or manifest.get("format") != _FORMAT:
+    if manifest is None or manifest.get("format") != store.FORMAT:
         raise RunError(f"{out}: no {store.MANIFEST} of this runner; cannot resume here")
     plan = json.loads(json.dumps(experiment.plan(), default=str))
     if manifest["experiment"] != plan:
@@ -154,11 +195,11 @@ def _prepare_folder(out: Path, experiment: Experiment, chunk: int | None, resume
 
 def _new_manifest(experiment: Experiment, size: int) -> dict[str, Any]:
     return {
-        "format": _FORMAT, "experiment": json.loads(json.dumps(experiment.plan(), default=str)),
+        "format": store.FORMAT, "experiment": json.loads(json.dumps(experiment.plan(), default=str)),
         "experiment_file": experiment.file, "total_games": experiment.total_games,
         "chunk_size": size, "chunks": math.ceil(experiment.total_games / size),
         "tables": {name: f"{name}/part-*.parquet" for name in store.TABLES},
-        "status": "running", "counts": {}, "runs": [],
+        "status": "running", "counts": {}, "runs": [], "finished": {},
     }
 
 

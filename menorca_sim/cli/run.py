@@ -6,9 +6,9 @@ from pathlib import Path
 
 import click
 
-from menorca_sim.cli.errors import fail, one_line_errors
+from menorca_sim.cli.errors import fail, one_line_errors, one_line_warnings
 from menorca_sim.experiment import check_policy_spec, load_experiment
-from menorca_sim.runner import BACKENDS, run_experiment
+from menorca_sim.runner import BACKENDS, RunWarning, run_experiment
 
 
 @click.command("run")
@@ -33,9 +33,10 @@ def command(experiment: str, games: int | None, jobs: int | None, backend: str, 
         fail("--scheduler needs --backend dask")
     exp = load_experiment(experiment, games=games, check_policy=check_policy_spec)
     try:
-        summary = run_experiment(exp, Path(out) if out else Path("reports") / exp.name / "data", jobs=jobs,
-                                 backend=backend, scheduler=scheduler, chunk=chunk, resume=resume,
-                                 fail_fast=fail_fast, progress=not quiet and sys.stderr.isatty())
+        with one_line_warnings(RunWarning):
+            summary = run_experiment(exp, Path(out) if out else Path("reports") / exp.name / "data", jobs=jobs,
+                                     backend=backend, scheduler=scheduler, chunk=chunk, resume=resume,
+                                     fail_fast=fail_fast, progress=not quiet and sys.stderr.isatty())
     except KeyboardInterrupt:
         click.echo("interrupted: finished chunks are kept; run again with --resume to finish", err=True)
         raise SystemExit(130)
