@@ -3,6 +3,7 @@
     DIR/manifest.json
     DIR/<table>/part-000012.parquet     (games, players, companies, auctions, errors)
     DIR/damaged/<table>/...             (parts a resumed run found damaged, moved aside)
+    DIR/.lock                           (while a run writes: see dataset_lock)
 
 Parts are written to a hidden temporary name and renamed into place, so a reader (or a
 resumed run) never sees half a file. Each part carries its chunk's write in its metadata

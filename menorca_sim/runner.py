@@ -5,7 +5,7 @@ workers (loky processes on this machine, or a Dask cluster) and written as Parqu
 by this process the moment each one comes back, in whatever order. Results are streamed,
 so memory holds only the chunks in flight. A run that stops for any reason (even
 `kill -9`) is finished with `resume=True`: sound chunks are kept, damaged parts moved
-aside, the rest played."""
+aside, the rest played. A lock keeps a second run out."""
 from __future__ import annotations
 
 import contextlib
@@ -24,6 +24,7 @@ from typing import Any, Callable, Iterable, Iterator
 from joblib import Parallel, delayed, parallel_config
 from tqdm import tqdm
 
+from menorca_sim import dataset_lock
 from menorca_sim import parquet_store as store
 from menorca_sim.chunk_worker import ChunkResult, PlayFn, play_chunk, play_one
 from menorca_sim.experiment import Experiment
@@ -39,7 +40,7 @@ class RunError(Exception):
 
 class RunWarning(UserWarning):
     """Something a run fixed on its own and the user should know: a damaged part moved
-    aside and played again."""
+    aside and played again, a lock left behind by a dead run taken over."""
 
 
 @dataclass(frozen=True)
@@ -75,10 +76,28 @@ def run_experiment(experiment: Experiment, out: str | Path, *, jobs: int | None 
     `jobs`: loky worker processes (default: all cores), or the size of the local Dask
     cluster started when `backend="dask"` has no `scheduler` address. `chunk`: games per
     chunk (default: a few chunks per worker, at most 100 games). `play` plays one game
-    (the real engine by default; tests inject a toy)."""
+    (the real engine by default; tests inject a toy). One run at a time writes a folder
+    (its lock)."""
     if backend not in BACKENDS:
         raise RunError(f"unknown backend {backend!r} (expected one of: {', '.join(BACKENDS)})")
     out = Path(out)
+    if out.exists() and not out.is_dir():
+        raise RunError(f"{out}: not a folder")
+    out.mkdir(parents=True, exist_ok=True)
+    try:
+        lock = dataset_lock.acquire(out)
+    except dataset_lock.Busy as exc:
+        raise RunError(f"{out}: {exc}") from None
+    try:
+        if lock.left_behind:
+            warnings.warn(f"{out}: took over the lock left by {lock.left_behind}, which no longer runs", RunWarning)
+        return _run(experiment, out, jobs, backend, scheduler, chunk, resume, fail_fast, progress, play)
+    finally:
+        lock.release()
+
+
+def _run(experiment: Experiment, out: Path, jobs: int | None, backend: str, scheduler: str | None,
+         chunk: int | None, resume: bool, fail_fast: bool, progress: bool, play: PlayFn) -> RunSummary:
     manifest = _prepare_folder(out, experiment, chunk, resume)
     started, began = datetime.now(timezone.utc), time.perf_counter()
     with _parallel(backend, jobs, scheduler) as (parallel, workers):
@@ -172,10 +191,7 @@ def _chunks_to_play(out: Path, manifest: dict[str, Any]) -> list[int]:
 
 def _prepare_folder(out: Path, experiment: Experiment, chunk: int | None, resume: bool) -> dict[str, Any] | None:
     """The manifest to continue (on resume), or None for a fresh dataset."""
-    if out.exists() and not out.is_dir():
-        raise RunError(f"{out}: not a folder")
-    if not out.exists() or not any(out.iterdir()):
-        out.mkdir(parents=True, exist_ok=True)
+    if all(p.name == dataset_lock.LOCK for p in out.iterdir()):
         return None
     if not resume:
         raise RunError(f"{out}: output folder is not empty (add --resume to finish an interrupted run, "

@@ -1,10 +1,15 @@
-"""Helpers of the fault tests (tests/test_faults_*.py): the toy study and its
-uninterrupted run, the command line playing a toy game, and the check that a dataset
-holds exactly an uninterrupted run's rows."""
+"""Helpers of the fault tests (tests/test_faults_*.py): toy games that misbehave the way
+a user policy or a machine does, a run in a process of its own, and the check that a
+dataset holds exactly an uninterrupted run's rows. The play functions live here, in an
+importable module, so that loky and Dask workers can unpickle them."""
 from __future__ import annotations
 
 import functools
+import subprocess
+import sys
+import time
 from pathlib import Path
+from typing import Any
 
 import pyarrow as pa
 import pyarrow.compute as pc
@@ -12,11 +17,14 @@ import pytest
 
 from menorca_sim.chunk_worker import PlayFn
 from menorca_sim.cli import run as cli_run
-from menorca_sim.experiment import Experiment, load_experiment
+from menorca_sim.experiment import Experiment, GameSpec, load_experiment
 from menorca_sim.outcomes import TABLES
+from menorca_sim.rules import Ruleset
 from menorca_sim.runner import run_experiment
 from test_runner import EXPERIMENT, dataset
 from test_runner_toy import toy_play
+
+TESTS = Path(__file__).parent
 
 
 def toy_study(folder: Path, chunk: int, play: PlayFn = toy_play) -> tuple[Path, Experiment]:
@@ -33,6 +41,36 @@ def cli_playing(monkeypatch: pytest.MonkeyPatch, play: PlayFn) -> None:
     """`menorca-sim run` (cli_run.command) plays `play`, not the engine, for this test."""
     monkeypatch.setattr(cli_run, "run_experiment", functools.partial(run_experiment, play=play))
     monkeypatch.setattr(cli_run, "check_policy_spec", lambda spec: None)
+
+
+def sleepy_play(ruleset: Ruleset, game: GameSpec, seconds: float = 0.05) -> dict[str, Any]:
+    """A toy game slow enough that a run is still going when a fault is made."""
+    time.sleep(seconds)
+    return toy_play(ruleset, game)
+
+
+RUN_SCRIPT = f"""
+import sys
+sys.path.insert(0, {str(TESTS)!r})
+from menorca_sim.experiment import load_experiment
+from menorca_sim.runner import run_experiment
+from fault_helpers import sleepy_play
+run_experiment(load_experiment(sys.argv[1]), sys.argv[2], jobs=2, chunk=int(sys.argv[3]), play=sleepy_play)
+"""
+
+
+def start_run(experiment: Path, out: Path, chunk: int) -> subprocess.Popen:
+    """A run of the slow toy game in a process (and session) of its own."""
+    return subprocess.Popen([sys.executable, "-c", RUN_SCRIPT, str(experiment), str(out), str(chunk)],
+                            start_new_session=True)
+
+
+def wait_for_parts(out: Path, parts: int, timeout: float = 60) -> None:
+    """Until `parts` games parts are in place."""
+    deadline = time.monotonic() + timeout
+    while len(list((out / "games").glob("part-*.parquet"))) < parts:
+        assert time.monotonic() < deadline, f"no {parts} parts in {out} after {timeout} s"
+        time.sleep(0.02)
 
 
 def assert_same_rows(out: Path, reference: Path, total: int, errors: frozenset[int] = frozenset()) -> int:
