@@ -4,8 +4,8 @@ The plan (experiment) fixes every game; chunks are ranges of game ids, played by
 workers (loky processes on this machine, or a Dask cluster) and written as Parquet parts
 by this process the moment each one comes back, in whatever order. Results are streamed,
 so memory holds only the chunks in flight. A run that stops for any reason (even
-`kill -9`) is finished with `resume=True`: sound chunks are kept, damaged parts moved
-aside, the rest played. A lock keeps a second run out."""
+`kill -9`, a lost cluster) is finished with `resume=True`: sound chunks are kept,
+damaged parts moved aside, the rest played. A lock keeps a second run out."""
 from __future__ import annotations
 
 import contextlib
@@ -13,15 +13,17 @@ import json
 import math
 import os
 import platform
+import re
 import time
 import warnings
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from importlib import metadata
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
 
-from joblib import Parallel, delayed, parallel_config
+from joblib import Parallel, delayed
 from tqdm import tqdm
 
 from menorca_sim import dataset_lock
@@ -32,15 +34,21 @@ from menorca_sim.experiment import Experiment
 BACKENDS = ("loky", "dask")
 MAX_DEFAULT_CHUNK = 100  # games; large enough that scheduling costs little next to playing
 MANIFEST_EVERY_S = 1.0
+WORKER_WAIT_S = 60.0  # a Dask cluster left without workers this long stops the run
+_POLL_S = 0.5  # how often a run waiting on Dask checks that workers are left
 
 
 class RunError(Exception):
-    """A run that cannot start; the message is one line."""
+    """A run that cannot start or go on; the message is one line."""
 
 
 class RunWarning(UserWarning):
     """Something a run fixed on its own and the user should know: a damaged part moved
     aside and played again, a lock left behind by a dead run taken over."""
+
+
+class _Stopped(Exception):
+    """The run cannot go on; the message says why, in one line."""
 
 
 @dataclass(frozen=True)
@@ -70,14 +78,18 @@ def chunk_bounds(total: int, size: int, chunk_id: int) -> tuple[int, int]:
 
 def run_experiment(experiment: Experiment, out: str | Path, *, jobs: int | None = None, backend: str = "loky",
                    scheduler: str | None = None, chunk: int | None = None, resume: bool = False,
-                   fail_fast: bool = False, progress: bool = False, play: PlayFn = play_one) -> RunSummary:
+                   fail_fast: bool = False, progress: bool = False, play: PlayFn = play_one,
+                   worker_wait: float = WORKER_WAIT_S) -> RunSummary:
     """Play the experiment's games into the dataset folder `out`.
 
     `jobs`: loky worker processes (default: all cores), or the size of the local Dask
     cluster started when `backend="dask"` has no `scheduler` address. `chunk`: games per
     chunk (default: a few chunks per worker, at most 100 games). `play` plays one game
-    (the real engine by default; tests inject a toy). One run at a time writes a folder
-    (its lock)."""
+    (the real engine by default; tests inject a toy). `worker_wait`: seconds a Dask
+    cluster may be left without workers before the run stops.
+
+    One run at a time writes a folder (its lock). A run that cannot go on (no worker
+    left) raises RunError with one line, keeping every finished chunk."""
     if backend not in BACKENDS:
         raise RunError(f"unknown backend {backend!r} (expected one of: {', '.join(BACKENDS)})")
     out = Path(out)
@@ -91,16 +103,20 @@ def run_experiment(experiment: Experiment, out: str | Path, *, jobs: int | None 
     try:
         if lock.left_behind:
             warnings.warn(f"{out}: took over the lock left by {lock.left_behind}, which no longer runs", RunWarning)
-        return _run(experiment, out, jobs, backend, scheduler, chunk, resume, fail_fast, progress, play)
+        return _run(experiment, out, jobs, backend, scheduler, chunk, resume, fail_fast, progress, play,
+                    worker_wait)
+    except _Stopped as exc:
+        raise RunError(f"{out}: stopped: {exc}; the finished chunks are kept: run again with --resume") from None
     finally:
         lock.release()
 
 
 def _run(experiment: Experiment, out: Path, jobs: int | None, backend: str, scheduler: str | None,
-         chunk: int | None, resume: bool, fail_fast: bool, progress: bool, play: PlayFn) -> RunSummary:
+         chunk: int | None, resume: bool, fail_fast: bool, progress: bool, play: PlayFn,
+         worker_wait: float) -> RunSummary:
     manifest = _prepare_folder(out, experiment, chunk, resume)
     started, began = datetime.now(timezone.utc), time.perf_counter()
-    with _parallel(backend, jobs, scheduler) as (parallel, workers):
+    with _parallel(backend, jobs, scheduler, worker_wait) as (parallel, workers):
         if manifest is None:
             size = chunk or min(MAX_DEFAULT_CHUNK, max(1, math.ceil(experiment.total_games / (4 * workers))))
             manifest = _new_manifest(experiment, size)
@@ -232,12 +248,14 @@ Runner = Callable[[Iterable[Any]], Iterator[ChunkResult]]
 
 
 @contextlib.contextmanager
-def _parallel(backend: str, jobs: int | None, scheduler: str | None) -> Iterator[tuple[Runner, int]]:
+def _parallel(backend: str, jobs: int | None, scheduler: str | None,
+              worker_wait: float) -> Iterator[tuple[Runner, int]]:
     """A function from delayed tasks to their results as they finish, and the number of
     workers behind it."""
     if backend == "loky":
         n = jobs or os.cpu_count() or 1
-        yield Parallel(n_jobs=n, backend="loky", return_as="generator_unordered", batch_size=1), n
+        parallel = Parallel(n_jobs=n, backend="loky", return_as="generator_unordered", batch_size=1)
+        yield lambda tasks: _loky_results(parallel, tasks), n
         return
     try:
         from dask.distributed import Client, LocalCluster
@@ -254,5 +272,44 @@ def _parallel(backend: str, jobs: int | None, scheduler: str | None) -> Iterator
                                                        threads_per_worker=1, processes=True))
             client = stack.enter_context(Client(cluster))
         workers = max(1, sum(client.nthreads().values()))
-        with parallel_config(backend="dask"):
-            yield Parallel(n_jobs=-1, return_as="generator_unordered", batch_size=1), workers
+        yield lambda tasks: _dask_results(client, tasks, worker_wait), workers
+
+
+def _loky_results(parallel: Parallel, tasks: Iterable[Any]) -> Iterator[ChunkResult]:
+    """A worker that dies (killed, out of memory) breaks loky's pool: stop in one line."""
+    try:
+        yield from parallel(tasks)
+    except BrokenProcessPool as exc:
+        codes = re.search(r"exit codes of the workers are (\S+)", str(exc))
+        raise _Stopped(f"a worker process died{f' (exit codes {codes[1]})' if codes else ''}") from None
+
+
+def _dask_results(client: Any, tasks: Iterable[Any], worker_wait: float) -> Iterator[ChunkResult]:
+    """Results as chunks finish. Dask plays a lost worker's chunks again on the others
+    (up to its `allowed-failures`); a cluster left with no worker at all would wait for
+    ever, so after `worker_wait` seconds without one the run stops instead."""
+    from distributed import KilledWorker, wait
+
+    pending = {client.submit(fn, *args, pure=False, **kwargs) for fn, args, kwargs in tasks}
+    alone_since = None
+    try:
+        while pending:
+            try:
+                done, pending = wait(pending, timeout=_POLL_S, return_when="FIRST_COMPLETED")
+            except TimeoutError:
+                done = set()
+            for future in done:
+                try:
+                    yield future.result()
+                except KilledWorker:
+                    raise _Stopped("the workers playing a chunk died more often than Dask allows "
+                                   "(distributed.scheduler.allowed-failures)") from None
+            if done or client.nthreads():
+                alone_since = None
+            elif alone_since is None:
+                alone_since = time.monotonic()
+            elif time.monotonic() - alone_since > worker_wait:
+                raise _Stopped(f"the Dask cluster has had no worker for {worker_wait:g} s "
+                               f"({len(pending)} chunks waiting)")
+    finally:
+        client.cancel(list(pending))

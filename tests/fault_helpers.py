@@ -5,6 +5,8 @@ importable module, so that loky and Dask workers can unpickle them."""
 from __future__ import annotations
 
 import functools
+import os
+import signal
 import subprocess
 import sys
 import time
@@ -46,6 +48,15 @@ def cli_playing(monkeypatch: pytest.MonkeyPatch, play: PlayFn) -> None:
 def sleepy_play(ruleset: Ruleset, game: GameSpec, seconds: float = 0.05) -> dict[str, Any]:
     """A toy game slow enough that a run is still going when a fault is made."""
     time.sleep(seconds)
+    return toy_play(ruleset, game)
+
+
+def dying_once_play(ruleset: Ruleset, game: GameSpec, marker: str, game_id: int) -> dict[str, Any]:
+    """Kills the worker playing game `game_id` the first time (as the kernel's OOM killer
+    would); `marker` remembers that it happened."""
+    if game.game_id == game_id and not os.path.exists(marker):
+        Path(marker).touch()
+        os.kill(os.getpid(), signal.SIGKILL)
     return toy_play(ruleset, game)
 
 

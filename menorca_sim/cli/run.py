@@ -28,7 +28,8 @@ from menorca_sim.runner import BACKENDS, RunWarning, run_experiment
 def command(experiment: str, games: int | None, jobs: int | None, backend: str, scheduler: str | None,
             out: str | None, resume: bool, fail_fast: bool, quiet: bool, chunk: int | None) -> None:
     """Play EXPERIMENT (a TOML study) into Parquet tables: games, players, companies,
-    auctions, errors. Exit 0 when done, 1 when --fail-fast stopped it, 2 on bad input."""
+    auctions, errors. Exit 0 when done, 1 when --fail-fast stopped it, 2 on bad input or
+    when the run cannot go on (the line says why; --resume then finishes it)."""
     if scheduler and backend != "dask":
         fail("--scheduler needs --backend dask")
     exp = load_experiment(experiment, games=games, check_policy=check_policy_spec)
