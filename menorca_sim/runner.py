@@ -4,16 +4,18 @@ The plan (experiment) fixes every game; chunks are ranges of game ids, played by
 workers (loky processes on this machine, or a Dask cluster) and written as Parquet parts
 by this process the moment each one comes back, in whatever order. Results are streamed,
 so memory holds only the chunks in flight. A run that stops for any reason (even
-`kill -9`, a lost cluster) is finished with `resume=True`: sound chunks are kept,
-damaged parts moved aside, the rest played. A lock keeps a second run out."""
+`kill -9`, a lost cluster, a full disk) is finished with `resume=True`: sound chunks are
+kept, damaged parts moved aside, the rest played. A lock keeps a second run out."""
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
 import math
 import os
 import platform
 import re
+import shutil
 import time
 import warnings
 from concurrent.futures.process import BrokenProcessPool
@@ -89,7 +91,7 @@ def run_experiment(experiment: Experiment, out: str | Path, *, jobs: int | None 
     cluster may be left without workers before the run stops.
 
     One run at a time writes a folder (its lock). A run that cannot go on (no worker
-    left) raises RunError with one line, keeping every finished chunk."""
+    left, a full disk) raises RunError with one line, keeping every finished chunk."""
     if backend not in BACKENDS:
         raise RunError(f"unknown backend {backend!r} (expected one of: {', '.join(BACKENDS)})")
     out = Path(out)
@@ -129,6 +131,7 @@ def _run(experiment: Experiment, out: Path, jobs: int | None, backend: str, sche
         tasks = (delayed(play_chunk)(experiment, c, *chunk_bounds(total, size, c), play) for c in todo)
         played = errors = 0
         stopped_by = None
+        failing = True
         try:
             games = sum(len(store.chunk_games(total, size, c)) for c in todo)
             with warnings.catch_warnings(), tqdm(total=games, unit="game", disable=not progress,
@@ -145,6 +148,7 @@ def _run(experiment: Experiment, out: Path, jobs: int | None, backend: str, sche
                     if fail_fast and result.first_error:
                         stopped_by = result.first_error
                         break
+            failing = False
         finally:
             wall = time.perf_counter() - began
             manifest["runs"].append({
@@ -153,7 +157,7 @@ def _run(experiment: Experiment, out: Path, jobs: int | None, backend: str, sche
                 "games_per_s": round(played / wall, 3) if wall > 0 else None, "stopped_by": stopped_by,
                 "versions": _versions(backend),
             })
-            book.finish()
+            book.finish(quiet=failing)
     counts = manifest["counts"]
     return RunSummary(experiment.name, out, played, errors, wall, total,
                       counts["games"] + counts["errors"], stopped_by)
@@ -170,20 +174,57 @@ class _Book:
 
     def add(self, result: ChunkResult) -> None:
         chunk = result.chunk_id
-        self.manifest["finished"][str(chunk)] = store.write_chunk(self.out, chunk, result.games, result.tables)
+        self.manifest["finished"][str(chunk)] = self._written(
+            f"chunk {chunk}'s parts", lambda: store.write_chunk(self.out, chunk, result.games, result.tables),
+            sum(t.nbytes for t in result.tables.values()))
         if time.monotonic() - self.saved >= MANIFEST_EVERY_S:
             self.save()
 
     def save(self) -> None:
-        store.write_manifest(self.out, self.manifest)
+        self._written(store.MANIFEST, lambda: store.write_manifest(self.out, self.manifest), 0)
         self.saved = time.monotonic()
 
-    def finish(self) -> None:
-        """The final manifest: status and row counts."""
+    def finish(self, quiet: bool) -> None:
+        """The final manifest: status and row counts. `quiet` when the run is stopping on
+        an error: failing to write the manifest too is not reported over that error."""
         records = self.manifest["finished"]
         self.manifest["status"] = "complete" if len(records) == self.manifest["chunks"] else "stopped"
         self.manifest["counts"] = store.count_rows(records)
-        self.save()
+        with contextlib.suppress(*((_Stopped,) if quiet else ())):
+            self.save()
+
+    def _written(self, what: str, write: Callable[[], Any], pending_bytes: int) -> Any:
+        """`write()`, or stop the run with one line when it fails: the file, the error and,
+        when out of space, about how much free space finishing the run needs."""
+        try:
+            return write()
+        except OSError as exc:
+            if exc.errno not in _NO_SPACE:
+                raise _Stopped(f"cannot write {what} ({exc.strerror})") from None
+            done = len(self.manifest["finished"])
+            per_chunk = (sum(p.stat().st_size for p in self.out.glob("*/part-*.parquet")) / done if done
+                         else pending_bytes)
+            free = f"{_size(shutil.disk_usage(self.out).free)} is free"
+            if not per_chunk:  # the manifest at the start: nothing to estimate from yet
+                raise _Stopped(f"cannot write {what} ({exc.strerror}): {free}") from None
+            manifest = self.out / store.MANIFEST
+            # the chunks left, and the manifest twice over (it is rewritten beside the old one, and grows)
+            need = per_chunk * (self.manifest["chunks"] - done) + 2 * (manifest.stat().st_size
+                                                                             if manifest.exists() else 0)
+            raise _Stopped(f"cannot write {what} ({exc.strerror}): about {_size(need)} of free space is needed "
+                           f"to finish, {free}") from None
+
+
+_NO_SPACE = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG}
+
+
+def _size(n: float) -> str:
+    unit = "bytes"
+    for bigger in ("kB", "MB", "GB"):
+        if n < 1000:
+            break
+        n, unit = n / 1000, bigger
+    return f"{n:.0f} {unit}" if unit == "bytes" else f"{n:.1f} {unit}"
 
 
 def _chunks_to_play(out: Path, manifest: dict[str, Any]) -> list[int]:

@@ -51,6 +51,15 @@ def sleepy_play(ruleset: Ruleset, game: GameSpec, seconds: float = 0.05) -> dict
     return toy_play(ruleset, game)
 
 
+def bulky_play(ruleset: Ruleset, game: GameSpec, from_game: int) -> dict[str, Any]:
+    """The toy game, with a long list of events from game `from_game` on: parts many times
+    the size of the first chunks' (for a file-size limit that only later writes exceed)."""
+    summary = toy_play(ruleset, game)
+    if game.game_id >= from_game:
+        summary["events"] = [f"{game.seed}-{i}" for i in range(500)]
+    return summary
+
+
 def dying_once_play(ruleset: Ruleset, game: GameSpec, marker: str, game_id: int) -> dict[str, Any]:
     """Kills the worker playing game `game_id` the first time (as the kernel's OOM killer
     would); `marker` remembers that it happened."""
@@ -59,6 +68,19 @@ def dying_once_play(ruleset: Ruleset, game: GameSpec, marker: str, game_id: int)
         os.kill(os.getpid(), signal.SIGKILL)
     return toy_play(ruleset, game)
 
+
+BULKY_FROM = 16
+CLI_SCRIPT = f"""
+import functools, sys
+sys.path.insert(0, {str(TESTS)!r})
+from menorca_sim.cli import run as cli_run
+from menorca_sim.runner import run_experiment
+from fault_helpers import bulky_play
+cli_run.run_experiment = functools.partial(run_experiment, play=functools.partial(bulky_play, from_game={BULKY_FROM}))
+cli_run.check_policy_spec = lambda spec: None
+cli_run.command(sys.argv[1:])
+"""
+"""`menorca-sim run ARGS` with the bulky toy game (from game BULKY_FROM on)."""
 
 RUN_SCRIPT = f"""
 import sys
