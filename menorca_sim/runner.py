@@ -9,6 +9,7 @@ kept, damaged parts moved aside, the rest played. A lock keeps a second run out.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import errno
 import json
 import math
@@ -32,6 +33,7 @@ from menorca_sim import dataset_lock
 from menorca_sim import parquet_store as store
 from menorca_sim.chunk_worker import ChunkResult, PlayFn, play_chunk, play_one
 from menorca_sim.experiment import Experiment
+from menorca_sim.limits import Limits
 
 BACKENDS = ("loky", "dask")
 MAX_DEFAULT_CHUNK = 100  # games; large enough that scheduling costs little next to playing
@@ -81,14 +83,15 @@ def chunk_bounds(total: int, size: int, chunk_id: int) -> tuple[int, int]:
 def run_experiment(experiment: Experiment, out: str | Path, *, jobs: int | None = None, backend: str = "loky",
                    scheduler: str | None = None, chunk: int | None = None, resume: bool = False,
                    fail_fast: bool = False, progress: bool = False, play: PlayFn = play_one,
-                   worker_wait: float = WORKER_WAIT_S) -> RunSummary:
+                   limits: Limits = Limits(), worker_wait: float = WORKER_WAIT_S) -> RunSummary:
     """Play the experiment's games into the dataset folder `out`.
 
     `jobs`: loky worker processes (default: all cores), or the size of the local Dask
     cluster started when `backend="dask"` has no `scheduler` address. `chunk`: games per
     chunk (default: a few chunks per worker, at most 100 games). `play` plays one game
-    (the real engine by default; tests inject a toy). `worker_wait`: seconds a Dask
-    cluster may be left without workers before the run stops.
+    (the real engine by default; tests inject a toy). `limits`: bounds on each game and
+    chunk (see `menorca_sim.limits`). `worker_wait`: seconds a Dask cluster may be left
+    without workers before the run stops.
 
     One run at a time writes a folder (its lock). A run that cannot go on (no worker
     left, a full disk) raises RunError with one line, keeping every finished chunk."""
@@ -105,7 +108,7 @@ def run_experiment(experiment: Experiment, out: str | Path, *, jobs: int | None 
     try:
         if lock.left_behind:
             warnings.warn(f"{out}: took over the lock left by {lock.left_behind}, which no longer runs", RunWarning)
-        return _run(experiment, out, jobs, backend, scheduler, chunk, resume, fail_fast, progress, play,
+        return _run(experiment, out, jobs, backend, scheduler, chunk, resume, fail_fast, progress, play, limits,
                     worker_wait)
     except _Stopped as exc:
         raise RunError(f"{out}: stopped: {exc}; the finished chunks are kept: run again with --resume") from None
@@ -114,7 +117,7 @@ def run_experiment(experiment: Experiment, out: str | Path, *, jobs: int | None 
 
 
 def _run(experiment: Experiment, out: Path, jobs: int | None, backend: str, scheduler: str | None,
-         chunk: int | None, resume: bool, fail_fast: bool, progress: bool, play: PlayFn,
+         chunk: int | None, resume: bool, fail_fast: bool, progress: bool, play: PlayFn, limits: Limits,
          worker_wait: float) -> RunSummary:
     manifest = _prepare_folder(out, experiment, chunk, resume)
     started, began = datetime.now(timezone.utc), time.perf_counter()
@@ -128,7 +131,7 @@ def _run(experiment: Experiment, out: Path, jobs: int | None, backend: str, sche
         book = _Book(out, manifest)
         manifest["status"] = "running"
         book.save()
-        tasks = (delayed(play_chunk)(experiment, c, *chunk_bounds(total, size, c), play) for c in todo)
+        tasks = (delayed(play_chunk)(experiment, c, *chunk_bounds(total, size, c), play, limits) for c in todo)
         played = errors = 0
         stopped_by = None
         failing = True
@@ -155,7 +158,7 @@ def _run(experiment: Experiment, out: Path, jobs: int | None, backend: str, sche
                 "started": started.isoformat(timespec="seconds"), "wall_s": round(wall, 3),
                 "backend": backend, "workers": workers, "games_played": played, "errors": errors,
                 "games_per_s": round(played / wall, 3) if wall > 0 else None, "stopped_by": stopped_by,
-                "versions": _versions(backend),
+                "limits": dataclasses.asdict(limits), "versions": _versions(backend),
             })
             book.finish(quiet=failing)
     counts = manifest["counts"]

@@ -27,6 +27,7 @@ from test_runner import EXPERIMENT, dataset
 from test_runner_toy import toy_play
 
 TESTS = Path(__file__).parent
+_LEAKED: list[bytearray] = []  # what misbehaving_play leaks into, as a leaking policy's module would
 
 
 def toy_study(folder: Path, chunk: int, play: PlayFn = toy_play) -> tuple[Path, Experiment]:
@@ -48,6 +49,20 @@ def cli_playing(monkeypatch: pytest.MonkeyPatch, play: PlayFn) -> None:
 def sleepy_play(ruleset: Ruleset, game: GameSpec, seconds: float = 0.05) -> dict[str, Any]:
     """A toy game slow enough that a run is still going when a fault is made."""
     time.sleep(seconds)
+    return toy_play(ruleset, game)
+
+
+def misbehaving_play(ruleset: Ruleset, game: GameSpec, hang: frozenset[int] = frozenset(),
+                     die: frozenset[int] = frozenset(), leak: frozenset[int] = frozenset()) -> dict[str, Any]:
+    """The toy game, except in the games named: a policy stuck in a pure-Python loop, a
+    crash that kills the process playing the game, a policy leaking 64 MiB per game."""
+    if game.game_id in hang:
+        while True:
+            pass
+    if game.game_id in die:
+        os.kill(os.getpid(), signal.SIGKILL)
+    if game.game_id in leak:
+        _LEAKED.append(bytearray(64 * 2**20))
     return toy_play(ruleset, game)
 
 
