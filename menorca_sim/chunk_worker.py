@@ -1,20 +1,23 @@
 """The worker side of a run: play one chunk of games and return its table parts.
 
 Runs in loky or Dask worker processes. A game that raises becomes an `errors` row and
-the chunk goes on. The ruleset is loaded once per worker process and reused."""
+the chunk goes on; so does a game past one of the run's limits (see `limits`). The
+ruleset is loaded once per worker process and reused."""
 from __future__ import annotations
 
+import functools
 import json
 import time
 import traceback
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any, Callable, Iterable
 
 import numpy as np
 import pyarrow as pa
 
 from menorca_sim.experiment import Experiment, GameSpec, Variant, one_line
-from menorca_sim.records import add_error, add_game, empty_rows, to_tables
+from menorca_sim.limits import Limits, counted, decision_limit, play_isolated
+from menorca_sim.records import Rows, add_error, add_game, empty_rows, to_tables
 from menorca_sim.rules import Ruleset, load_ruleset
 
 PlayFn = Callable[[Ruleset, GameSpec], dict[str, Any]]
@@ -50,14 +53,15 @@ def ruleset_for(experiment: Experiment, variant: Variant) -> Ruleset:
 def play_one(ruleset: Ruleset, game: GameSpec, check: bool = False) -> dict[str, Any]:
     """The real engine: seat the policies, each with its seat's stream of the game's seed
     (as `menorca-sim play` does, so any game of a dataset replays there), play to the
-    end, return the summary. `check`: the invariant checks after every action (fuzzing)."""
+    end, return the summary. `check`: the invariant checks after every action (fuzzing).
+    The policies' decisions count against the run's decision limit, if any."""
     from menorca_sim.game import seed_sequences
     from menorca_sim.play import play_game
     from policies import make_policy
 
     streams = seed_sequences(game.seed, game.players)[1:]  # [0] is the game's setup draws
-    policies = [make_policy(spec, seat, np.random.default_rng(stream))
-                for seat, (spec, stream) in enumerate(zip(game.policies, streams))]
+    policies = counted([make_policy(spec, seat, np.random.default_rng(stream))
+                        for seat, (spec, stream) in enumerate(zip(game.policies, streams))])
     summary = play_game(ruleset, game.players, game.seed, policies,
                         minors=list(game.minors) if game.minors else None, check=check).summary()
     for seat, policy in zip(summary["seats"], policies):
@@ -65,18 +69,33 @@ def play_one(ruleset: Ruleset, game: GameSpec, check: bool = False) -> dict[str,
     return summary
 
 
-def play_chunk(experiment: Experiment, chunk_id: int, start: int, stop: int, play: PlayFn) -> ChunkResult:
-    """Play games [start, stop) of the plan, in game id order."""
-    rows = empty_rows()
-    first_error = None
-    rulesets = {v.name: ruleset_for(experiment, v) for v in experiment.variants}
-    for game in experiment.games_in(start, stop):
-        began = time.perf_counter()
-        try:
-            summary = play(rulesets[game.variant], game)
-            add_game(rows, game, summary, time.perf_counter() - began)
-        except Exception as exc:  # any failure of one game is data, not the end of the run
-            error = one_line(exc)
-            add_error(rows, game, error, traceback.format_exc())
-            first_error = first_error or f"game {game.game_id} (seed {game.seed}): {error}"
+def play_chunk(experiment: Experiment, chunk_id: int, start: int, stop: int, play: PlayFn,
+               limits: Limits = Limits()) -> ChunkResult:
+    """Play games [start, stop) of the plan, in game id order, under `limits`."""
+    rulesets = {v.name: ruleset_for(experiment, v) for v in experiment.variants}  # before any fork: children share them
+    games = list(experiment.games_in(start, stop))
+    one = functools.partial(_game_rows, rulesets, play)
+    with decision_limit(limits.max_decisions):
+        rows = _merged(play_isolated(games, one, limits) if limits.isolated else map(one, games))
+    error = rows["errors"][0] if rows["errors"] else None
+    first_error = error and f"game {error['game_id']} (seed {error['seed']}): {error['error']}"
     return ChunkResult(chunk_id, to_tables(rows), stop - start, first_error)
+
+
+def _game_rows(rulesets: dict[str, Ruleset], play: PlayFn, game: GameSpec) -> Rows:
+    """One game's rows: its outcome, or its error."""
+    rows = empty_rows()
+    began = time.perf_counter()
+    try:
+        add_game(rows, game, play(rulesets[game.variant], game), time.perf_counter() - began)
+    except Exception as exc:  # any failure of one game is data, not the end of the run
+        add_error(rows, game, one_line(exc), traceback.format_exc())
+    return rows
+
+
+def _merged(per_game: Iterable[Rows]) -> Rows:
+    rows = empty_rows()
+    for one in per_game:
+        for name, table_rows in one.items():
+            rows[name].extend(table_rows)
+    return rows

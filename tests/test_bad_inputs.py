@@ -151,8 +151,10 @@ def test_resume_plays_truncated_and_corrupt_parts_again_and_keeps_the_rest(scrat
         pq.read_table(store.part_path(out, "games", 0))
     resumed = CliRunner().invoke(CLI, args + ["--resume"])
     assert resumed.exit_code == 0, resumed.output
-    assert resumed.output.startswith("tiny: 4 games played, 0 errors")  # chunks 0 and 1 again
-    assert "dataset complete: 6/6 games" in resumed.output
+    assert resumed.stdout.startswith("tiny: 4 games played, 0 errors")  # chunks 0 and 1 again
+    assert "dataset complete: 6/6 games" in resumed.stdout
+    assert [line.split(": ")[1] for line in resumed.stderr.splitlines()] == [  # each damaged part named
+        str(store.part_path(out, "games", 0)), str(store.part_path(out, "players", 1))]
     assert store.part_path(out, "games", 2).read_bytes() == kept
     for name, table in whole.items():
         again = store.read_table(out, name).drop_columns(["duration_s"] if name == "games" else [])

@@ -46,8 +46,10 @@ def default_out(data_dir: Path) -> Path:
     return Path(data_dir).resolve().parent
 
 
-def build_report(data_dir: str | Path, out_dir: str | Path | None = None, seed: int = 0) -> ReportFiles:
-    """Analyse the dataset in `data_dir` and write the report into `out_dir`."""
+def build_report(data_dir: str | Path, out_dir: str | Path | None = None, seed: int = 0,
+                 partial: str | None = None) -> ReportFiles:
+    """Analyse the dataset in `data_dir` and write the report into `out_dir`; `partial`:
+    the banner of a report made from part of a damaged dataset (`--allow-partial`)."""
     ds = Dataset(data_dir)
     out = Path(out_dir) if out_dir is not None else default_out(ds.path)
     out.mkdir(parents=True, exist_ok=True)
@@ -57,9 +59,9 @@ def build_report(data_dir: str | Path, out_dir: str | Path | None = None, seed: 
     for stale in {out / f for f in CHART_FILES.values()} - set(written):
         stale.unlink(missing_ok=True)
     index = out / "index.html"
-    index.write_text(_html(analysis, sections), encoding="utf-8")
+    index.write_text(_html(analysis, sections, partial), encoding="utf-8")
     summary = out / "summary.md"
-    summary.write_text(_markdown(analysis, sections), encoding="utf-8")
+    summary.write_text(_markdown(analysis, sections, partial), encoding="utf-8")
     return ReportFiles(index, summary, written)
 
 
@@ -314,7 +316,7 @@ def _md_table(df: pl.DataFrame) -> str:
 STYLE = """body{font-family:system-ui,sans-serif;max-width:1200px;margin:2em auto;padding:0 1em;color:#222}
 table{border-collapse:collapse;font-size:0.85em;margin:0.5em 0 1.5em}th,td{border:1px solid #ccc;padding:2px 6px}
 th{background:#f0f0f0}td{text-align:right}img{max-width:100%;display:block;margin:1em 0}
-.question{font-style:italic}.findings li{margin:0.3em 0}"""
+.question{font-style:italic}.findings li{margin:0.3em 0}.partial{background:#fde8e8;padding:0.5em}"""
 
 
 def _single_keys(a: Analysis) -> tuple[str, ...]:
@@ -322,11 +324,12 @@ def _single_keys(a: Analysis) -> tuple[str, ...]:
     return tuple(k for k, values in (("variant", a.variants), ("population", a.populations)) if len(values) == 1)
 
 
-def _html(a: Analysis, sections: list[Section]) -> str:
+def _html(a: Analysis, sections: list[Section], partial: str | None) -> str:
     single = _single_keys(a)
     parts = [f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>Balance report: "
              f"{html.escape(a.experiment)}</title><style>{STYLE}</style></head><body>",
              f"<h1>Balance report: {html.escape(a.experiment)}</h1>",
+             *([f"<p class='partial'><strong>{html.escape(partial)}</strong></p>"] if partial else []),
              f"<p>{html.escape(evidence(a))}</p>",
              "<h2>Dead content</h2><ul class='findings'>",
              *[f"<li>{html.escape(line)}</li>" for line in dead(a)], "</ul>",
@@ -346,9 +349,10 @@ def _html(a: Analysis, sections: list[Section]) -> str:
     return "\n".join(parts)
 
 
-def _markdown(a: Analysis, sections: list[Section]) -> str:
+def _markdown(a: Analysis, sections: list[Section], partial: str | None) -> str:
     single = _single_keys(a)
-    lines = [evidence(a), "", "## Dead content", "", *[f"- {line}" for line in dead(a)], "",
+    lines = [*([f"**{partial}**", ""] if partial else []), evidence(a), "",
+             "## Dead content", "", *[f"- {line}" for line in dead(a)], "",
              "## Findings", "", *[f"- {line}" for line in findings(a)], "", _findings_note(a), "",
              f"Experiment: {a.experiment}. The dataset's manifest is at the end.", ""]
     for s in sections:

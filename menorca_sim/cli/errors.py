@@ -5,11 +5,14 @@ stderr and exit status 2, never a traceback.
   dataset errors and file-system errors (missing file, folder not writable).
 - `OneLineGroup` is the `menorca-sim` group class: click's own usage errors (bad
   numbers, unknown options or commands, `click.BadParameter` raised by a command)
-  become one line too, instead of the usage text plus the error."""
+  become one line too, instead of the usage text plus the error.
+- `one_line_warnings` shows a category of warnings as `warning: ...` lines."""
 from __future__ import annotations
 
+import contextlib
 import functools
-from typing import Any, Callable, NoReturn
+import warnings
+from typing import Any, Callable, Iterator, NoReturn
 
 import click
 
@@ -51,6 +54,24 @@ def one_line_errors(callback: Callable[..., Any]) -> Callable[..., Any]:
         except known_errors() as exc:
             fail(message(exc))
     return wrapper
+
+
+@contextlib.contextmanager
+def one_line_warnings(category: type[Warning]) -> Iterator[None]:
+    """Warnings of `category` go to stderr as they come, each as one `warning: ...` line
+    (every one of them, not just the first from each place); others show as usual."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("always", category)
+        usual = warnings.showwarning
+
+        def show(message: Warning | str, kind: type[Warning], *args: Any, **kwargs: Any) -> None:
+            if issubclass(kind, category):
+                click.echo(f"warning: {' '.join(str(message).split())}", err=True)
+            else:
+                usual(message, kind, *args, **kwargs)
+
+        warnings.showwarning = show
+        yield
 
 
 class _OneLineUsageError(click.ClickException):

@@ -1,11 +1,13 @@
-"""`menorca-sim report DATA_DIR [--out DIR]`."""
+"""`menorca-sim report DATA_DIR [--out DIR] [--allow-partial]`."""
 from __future__ import annotations
+
+from pathlib import Path
 
 import click
 
-from menorca_sim.analysis.aggregate import DatasetError
-from menorca_sim.analysis.report import build_report
-from menorca_sim.cli.errors import one_line_errors
+from menorca_sim import parquet_store as store
+from menorca_sim.analysis.report import build_report, default_out
+from menorca_sim.cli.errors import fail, one_line_errors
 
 
 @click.command("report")
@@ -13,12 +15,34 @@ from menorca_sim.cli.errors import one_line_errors
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
               help="Folder for index.html, summary.md and the charts (default: DATA_DIR's parent).")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the ratings' bootstrap.")
+@click.option("--allow-partial", is_flag=True,
+              help="Report a damaged dataset from its sound chunks (saying so at the top) instead of refusing it.")
 @one_line_errors
-def command(data_dir: str, out_dir: str | None, seed: int) -> None:
-    """Write the balance report of the experiment dataset in DATA_DIR."""
-    try:
-        files = build_report(data_dir, out_dir, seed=seed)
-    except DatasetError as exc:
-        click.echo(f"error: {exc}", err=True)
-        raise SystemExit(2)
+def command(data_dir: str, out_dir: str | None, seed: int, allow_partial: bool) -> None:
+    """Write the balance report of the experiment dataset in DATA_DIR. Every part file is
+    checked first: a damaged one (truncated, empty, foreign, not the bytes the manifest
+    records) is named and the dataset refused, unless --allow-partial."""
+    data = Path(data_dir)
+    check = store.check_dataset(data)
+    if not check.damaged:
+        files = build_report(data, out_dir, seed=seed)
+    elif not allow_partial:
+        more = f" (and {len(check.damaged) - 1} more damaged parts)" if len(check.damaged) > 1 else ""
+        fail(f"{check.damaged[0].line()}{more}; `menorca-sim run ... --resume` plays its chunk again, "
+             f"or add --allow-partial to report the rest")
+    else:
+        with store.dataset_view(data, check.left_out) as view:
+            files = build_report(view, out_dir or default_out(data), seed=seed, partial=_banner(check))
     click.echo(f"{files.index} ({len(files.charts)} charts), {files.summary}")
+
+
+def _banner(check: store.DatasetCheck) -> str:
+    chunks, parts = len(check.left_out), len(check.damaged)
+    games = f" ({check.games_left_out} games)" if check.games_left_out is not None else ""
+    return (f"Partial dataset: {_count(chunks, 'chunk')}{games} left out of every table, for "
+            f"{_count(parts, 'damaged part file')} (first: {check.damaged[0].line()}). "
+            f"`menorca-sim run ... --resume` plays {'it' if chunks == 1 else 'them'} again.")
+
+
+def _count(n: int, thing: str) -> str:
+    return f"{n} {thing}{'' if n == 1 else 's'}"

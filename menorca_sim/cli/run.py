@@ -6,9 +6,10 @@ from pathlib import Path
 
 import click
 
-from menorca_sim.cli.errors import fail, one_line_errors
+from menorca_sim.cli.errors import fail, one_line_errors, one_line_warnings
 from menorca_sim.experiment import check_policy_spec, load_experiment
-from menorca_sim.runner import BACKENDS, run_experiment
+from menorca_sim.limits import Limits
+from menorca_sim.runner import BACKENDS, RunWarning, run_experiment
 
 
 @click.command("run")
@@ -24,18 +25,30 @@ from menorca_sim.runner import BACKENDS, run_experiment
 @click.option("--fail-fast", is_flag=True, help="Stop at the first game that raises.")
 @click.option("--quiet", is_flag=True, help="No progress bar, only the summary line.")
 @click.option("--chunk", type=click.IntRange(min=1), help="Games per chunk (default: a few chunks per worker, at most 100).")
+@click.option("--max-decisions", type=click.IntRange(min=1), metavar="N",
+              help="Decisions a game may take; a game past it is an error row (default: no limit).")
+@click.option("--chunk-timeout", type=click.FloatRange(min=0, min_open=True), metavar="SECONDS",
+              help="Time a chunk's games may take: the game in play when it runs out is stopped and is an "
+                   "error row, and the chunk goes on (default: no limit).")
+@click.option("--max-memory", type=click.IntRange(min=1), metavar="MB",
+              help="Memory a chunk's games may add to their worker: a game past it is an error row "
+                   "(default: no limit).")
 @one_line_errors
 def command(experiment: str, games: int | None, jobs: int | None, backend: str, scheduler: str | None,
-            out: str | None, resume: bool, fail_fast: bool, quiet: bool, chunk: int | None) -> None:
+            out: str | None, resume: bool, fail_fast: bool, quiet: bool, chunk: int | None,
+            max_decisions: int | None, chunk_timeout: float | None, max_memory: int | None) -> None:
     """Play EXPERIMENT (a TOML study) into Parquet tables: games, players, companies,
-    auctions, errors. Exit 0 when done, 1 when --fail-fast stopped it, 2 on bad input."""
+    auctions, errors. Exit 0 when done, 1 when --fail-fast stopped it, 2 on bad input or
+    when the run cannot go on (the line says why; --resume then finishes it)."""
     if scheduler and backend != "dask":
         fail("--scheduler needs --backend dask")
     exp = load_experiment(experiment, games=games, check_policy=check_policy_spec)
     try:
-        summary = run_experiment(exp, Path(out) if out else Path("reports") / exp.name / "data", jobs=jobs,
-                                 backend=backend, scheduler=scheduler, chunk=chunk, resume=resume,
-                                 fail_fast=fail_fast, progress=not quiet and sys.stderr.isatty())
+        with one_line_warnings(RunWarning):
+            summary = run_experiment(exp, Path(out) if out else Path("reports") / exp.name / "data", jobs=jobs,
+                                     backend=backend, scheduler=scheduler, chunk=chunk, resume=resume,
+                                     fail_fast=fail_fast, progress=not quiet and sys.stderr.isatty(),
+                                     limits=Limits(max_decisions, chunk_timeout, max_memory))
     except KeyboardInterrupt:
         click.echo("interrupted: finished chunks are kept; run again with --resume to finish", err=True)
         raise SystemExit(130)
