@@ -31,7 +31,9 @@ LAYER_DIRECTIVES = {"language_level": 3, "cdivision": False, "annotation_typing"
 # The Makefile installs the package editable with MENORCA_SIM_NO_EXT=1, then compiles in
 # place (`setup.py build_ext --inplace`), so the core is compiled once, not twice.
 SKIP = os.environ.get("MENORCA_SIM_NO_EXT") == "1"
-sources = sorted(p for p in glob("menorca_sim/core/*.py") if not p.endswith("__init__.py"))
+# codes.py holds constants only: its .pxd gives them to the compiled modules as C enums
+# (a compiled codes.py could not assign them), so it stays plain Python.
+sources = sorted(p for p in glob("menorca_sim/core/*.py") if not p.endswith(("__init__.py", "codes.py")))
 setup(
     ext_modules=[] if SKIP else (cythonize(sources, compiler_directives=DIRECTIVES, quiet=True)
                                  + cythonize(LAYERS, compiler_directives=LAYER_DIRECTIVES, quiet=True)),

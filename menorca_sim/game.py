@@ -11,7 +11,7 @@ import numpy as np
 from menorca_sim.core import actions as A
 from menorca_sim.core import operating
 from menorca_sim.core.board import Board
-from menorca_sim.core.codes import POOL, TREASURY
+from menorca_sim.core.codes import AB_REVENUE_BONUS, POOL, TREASURY
 from menorca_sim.core.engine import Engine
 from menorca_sim.core.routes import RevenueContext
 from menorca_sim.core.transitions import Checker
@@ -545,7 +545,8 @@ class Game:
             self._own_keys = (eng.revenue_version, parts)
         own = parts.get(c)
         if own is None:
-            bonuses = [(a.node, a.amount) for a in eng.owned_abilities(c, "revenue_bonus")]
+            t = eng.t
+            bonuses = [(t.ab_node[l], t.ab_amount[l]) for l in eng.owned_legacies(c, AB_REVENUE_BONUS)]
             bonuses.sort()
             own = parts[c] = (tuple(bonuses), tuple(eng.mmarkers[c]))
         return self._key_common + own
@@ -667,14 +668,14 @@ class Game:
                           "legacy_prices": [eng.leg_price[l] for l in bought]})
         companies = []
         for c, cid in enumerate(t.company_ids):
-            started = eng.started[c]
+            started = bool(eng.started[c])  # the engine's flags are ints
             companies.append({
-                "company": cid, "started": started, "floated": eng.operated[c],
+                "company": cid, "started": started, "floated": bool(eng.operated[c]),
                 "par": eng.co_par[c] if started else None,
                 "final_price": eng.price(c) if started else None,
                 "revenue_total": eng.revenue_total[c], "dividends_paid": eng.dividends_paid[c],
                 "vehicles_bought": eng.vehicles_bought[c], "stations": len(eng.board.stations(cid)),
-                "market_markers": eng.markers_placed[c], "bankrupt": eng.bankrupt[c]})
+                "market_markers": eng.markers_placed[c], "bankrupt": bool(eng.bankrupt[c])})
         auctions = [{"legacy": t.legacy_ids[l], "price": eng.leg_price[l], "min_price": t.legacies[l].price,
                      "drops": eng.leg_drops[l], "buyer_seat": eng.leg_buyer[l],
                      "reservations": eng.leg_reservations[l], "income_earned": eng.leg_income[l]}
@@ -741,7 +742,7 @@ def _company_field(g: Game, c: int, field: str):
     if field == "pool":
         return eng.percent(c, POOL)
     if field == "floated":
-        return eng.operated[c]
+        return bool(eng.operated[c])
     if field == "stations":
         return g._stations(c)
     if field == "market_markers":

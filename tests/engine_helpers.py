@@ -85,14 +85,14 @@ def start_directly(game: Game, cid: str, seat: int, value: int, sold_to=()) -> i
     eng.started[c] = True
     eng.co_par[c] = value
     eng.place_token(c, row, col)
-    eng.cert_owner[c][0] = seat
+    eng.set_owner(c, 0, seat)
     eng.president[c] = seat
     home = RS.companies[cid].home
     eng.board.place_station(cid, home, "port" if RS.companies[cid].kind == "major" else "manufactory")
     k = 1
     for owner, count in sold_to:
         for _ in range(count):
-            eng.cert_owner[c][k] = owner
+            eng.set_owner(c, k, owner)
             k += 1
     return c
 
@@ -122,7 +122,7 @@ def fund(game: Game, cid: str, amount: int) -> None:
 
 def give_vehicles(game: Game, cid: str, names) -> None:
     eng = game._eng
-    eng.co_vehicles[company(game, cid)] = [eng.t.vehicle_index[v] for v in names]
+    eng.set_fleet(company(game, cid), [eng.t.vehicle_index[v] for v in names])
 
 
 def set_phase(game: Game, name: str) -> None:

@@ -66,7 +66,8 @@ def test_scoring_example_920():
     radm = company(game, "RADM")
     eng.started[radm] = True
     eng.place_token(radm, *cell_of(80))
-    eng.cert_owner[radm][0] = eng.cert_owner[radm][1] = 0
+    eng.set_owner(radm, 0, 0)
+    eng.set_owner(radm, 1, 0)
     set_cash(game, 0, 400)
     assert eng.price(rnc) == 120
     assert game.result()["wealth"][0] == 920

@@ -55,7 +55,7 @@ def test_radm_merger_certificate_conversion():
     r = company(game, "RADM")
     assert eng.director(r) == 1  # the largest holder
     assert eng.goods_left[r] == 2  # one unplaced marker per certificate never sold by a minor
-    assert all(o == BOX for o in eng.cert_owner[ram] + eng.cert_owner[art])
+    assert all(o == BOX for o in list(eng.cert_owner[ram]) + list(eng.cert_owner[art]))
     play_random(game, 2, until=lambda g: g.actor_label() == "RADM" or g._eng.ors > 0)
     assert game.actor_label() == "RADM" and game._eng.ors == 0  # it operates in this OR
 

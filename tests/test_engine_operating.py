@@ -162,7 +162,7 @@ def test_company_sells_several_certificates_at_one_price_then_drops():
 def test_company_sales_are_bounded_by_the_exchange_limit():
     game = _dividend_setup(70)
     c = company(game, "RNC")
-    game._eng.cert_owner[c][8] = POOL  # one already in the Exchange: four more fit
+    game._eng.set_owner(c, 8, POOL)  # one already in the Exchange: four more fit
     act(game, "withhold")
     assert [a["count"] for a in matching(game, "company_sells_certs")] == [1, 2, 3, 4]
 
@@ -173,7 +173,7 @@ def test_ccm_does_not_operate_below_60_percent():
     set_phase(game, "7H")
     c = start_directly(game, "CCM", 0, 100, sold_to=[(1, 2), (2, 1)])  # 50 % sold
     assert not eng.operates(c) and next_company(eng) < 0
-    eng.cert_owner[c][4] = 2  # 60 %
+    eng.set_owner(c, 4, 2)  # 60 %
     assert eng.operates(c) and next_company(eng) == c
 
 

@@ -28,7 +28,7 @@ def test_incremental_capitalisation():
     assert game.state()["companies"]["RNC"]["cash"] == 180 + 90
     bank = game.state()["bank"]
     eng = game._eng
-    eng.cert_owner[company(game, "RNC")][8] = POOL  # a certificate lying in the Exchange
+    eng.set_owner(company(game, "RNC"), 8, POOL)  # a certificate lying in the Exchange
     act(game, "buy_cert", company="RNC", source="pool")  # P3 pays the bank
     assert game.state()["companies"]["RNC"]["cash"] == 270
     assert game.state()["bank"] == bank + 90
@@ -135,7 +135,7 @@ def test_pool_holds_at_most_five():
     c = start_directly(game, "RNC", 1, 100, sold_to=[(POOL, 4), (0, 1)])
     game._eng.srs = 2
     assert matching(game, "sell_cert", company="RNC")
-    game._eng.cert_owner[c][6] = POOL  # a fifth certificate in the Exchange
+    game._eng.set_owner(c, 6, POOL)  # a fifth certificate in the Exchange
     assert not matching(game, "sell_cert", company="RNC")
 
 

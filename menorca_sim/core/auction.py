@@ -3,17 +3,23 @@ bid, or pass; the cheapest drops when everybody passed in succession; reserved
 legacies go to their single reserver or to the winner of a contest."""
 from __future__ import annotations
 
+import cython
+
 from menorca_sim.core import actions as A
-from menorca_sim.core.codes import TREASURY
+
+if not cython.compiled:
+    from menorca_sim.core.codes import AB_GRANT_CERTIFICATE, MAJOR, TREASURY
 
 NONE = -1  # no reservation / no player
 
 
 def begin(eng) -> None:
     t = eng.t
-    eng.auc_order = sorted(eng.leg_in_play, key=lambda l: (t.legacies[l].price, l))
+    by_price = [(t.leg_min_price[l], l) for l in eng.leg_in_play]
+    by_price.sort()
+    eng.auc_order = [l for _, l in by_price]
     eng.auc_pos = 0
-    eng.auc_price = t.legacies[eng.auc_order[0]].price
+    eng.auc_price = t.leg_min_price[eng.auc_order[0]]
     eng.auc_turn = eng.start_player
     eng.auc_passes = 0
     eng.last_passer = NONE
@@ -29,32 +35,40 @@ def decision(eng) -> str:
     return "auction_contest" if eng.contest_turn != NONE else "auction_turn"
 
 
-def actor(eng) -> int:
+def actor(eng) -> cython.int:
     return eng.contest_turn if eng.contest_turn != NONE else eng.auc_turn
 
 
-def _open_reservations(eng, p: int, skip_pos: int) -> int:
-    return sum(eng.reservations[i][p] for i in range(eng.auc_pos, len(eng.auc_order))
-               if i != skip_pos and eng.reservations[i][p] != NONE)
+def _open_reservations(eng, p: cython.int, skip_pos: cython.int) -> cython.int:
+    total: cython.int = 0
+    bid: cython.int
+    i: cython.int
+    for i in range(eng.auc_pos, len(eng.auc_order)):
+        bid = eng.reservations[i][p]
+        if i != skip_pos and bid != NONE:
+            total += bid
+    return total
 
 
-def _min_bid(eng, pos: int) -> int:
-    highest = max(eng.reservations[pos])
-    floor = eng.t.legacies[eng.auc_order[pos]].price
-    return floor if highest == NONE else max(floor, highest + eng.rs.auction.reservation_step)
+def _min_bid(eng, pos: cython.int) -> cython.int:
+    highest: cython.int = max(eng.reservations[pos])
+    floor: cython.int = eng.t.leg_min_price[eng.auc_order[pos]]
+    return floor if highest == NONE else max(floor, highest + eng.t.reservation_step)
 
 
-def legal(eng) -> list[tuple]:
+def legal(eng) -> list:
+    p: cython.int
+    bid: cython.int
+    pos: cython.int
     if eng.contest_turn != NONE:
         p = eng.contest_turn
-        bid = eng.contest_bid + eng.rs.auction.contest_step
-        pos = eng.auc_pos
+        bid = eng.contest_bid + eng.t.contest_step
         moves = [(A.CONTEST_DROP,)]
-        if bid + _open_reservations(eng, p, pos) <= eng.p_cash[p]:
+        if bid + _open_reservations(eng, p, eng.auc_pos) <= eng.p_cash[p]:
             moves.insert(0, (A.CONTEST_RAISE, bid))
         return moves
     p = eng.auc_turn
-    if eng.auc_price == 0 and eng.rs.auction.free_at_zero == "forced":
+    if eng.auc_price == 0 and eng.t.free_at_zero_forced:
         return [(A.BUY_CHEAPEST,)]
     moves = []
     if eng.auc_price <= eng.p_cash[p]:
@@ -68,8 +82,8 @@ def legal(eng) -> list[tuple]:
 
 
 def apply(eng, action: tuple) -> None:
-    kind = action[0]
-    n = eng.n
+    kind: cython.int = action[0]
+    n: cython.int = eng.n
     if kind == A.BUY_CHEAPEST:
         p = eng.auc_turn
         eng.last_buyer = p
@@ -85,8 +99,7 @@ def apply(eng, action: tuple) -> None:
         eng.last_passer = eng.auc_turn
         eng.auc_passes += 1
         if eng.auc_passes == n:
-            rules = eng.rs.auction
-            eng.auc_price = max(rules.min_price, eng.auc_price - rules.price_drop)
+            eng.auc_price = max(eng.t.min_price, eng.auc_price - eng.t.price_drop)
             eng.leg_drops[eng.auc_order[eng.auc_pos]] += 1
             eng.auc_passes = 0
         eng.auc_turn = (eng.auc_turn + 1) % n
@@ -100,30 +113,30 @@ def apply(eng, action: tuple) -> None:
         _next_contest_turn(eng, i)
 
 
-def _sell(eng, p: int, price: int) -> None:
+def _sell(eng, p: cython.int, price: cython.int) -> None:
     """Legacy at auc_pos goes to p for price; the next one becomes the cheapest."""
-    l = eng.auc_order[eng.auc_pos]
+    t = eng.t
+    l: cython.int = eng.auc_order[eng.auc_pos]
     eng.p_cash[p] -= price
     eng.bank += price
     eng.leg_player[l] = p
     eng.leg_price[l] = price
     eng.leg_buyer[l] = p
-    ability = eng.t.legacies[l].ability
-    if ability.type == "grant_certificate":
-        _grant_certificate(eng, p, ability)
+    if t.ability[l] == AB_GRANT_CERTIFICATE:
+        _grant_certificate(eng, p, t.ab_company[l], t.ab_percent[l])
     eng.auc_pos += 1
     eng.auc_passes = 0
     if eng.auc_pos < len(eng.auc_order):
-        eng.auc_price = eng.t.legacies[eng.auc_order[eng.auc_pos]].price
+        eng.auc_price = t.leg_min_price[eng.auc_order[eng.auc_pos]]
 
 
-def _grant_certificate(eng, p: int, ability) -> None:
-    """The company's lowest-numbered treasury certificate of that size, free and unmarked."""
-    c = eng.t.company_index[ability.company]
-    certs = eng.t.companies[c].certificates
-    for k in range(1 if eng.is_major(c) else 0, len(certs)):
-        if eng.cert_owner[c][k] == TREASURY and certs[k] == ability.percent:
-            eng.cert_owner[c][k] = p
+def _grant_certificate(eng, p: cython.int, c: cython.int, percent: cython.int) -> None:
+    """Company c's lowest-numbered treasury certificate of that size, free and unmarked."""
+    t = eng.t
+    k: cython.int
+    for k in range(1 if t.co_kind[c] == MAJOR else 0, t.co_certs[c]):
+        if eng.cert_owner[c][k] == TREASURY and t.cert_pct[c][k] == percent:
+            eng.set_owner(c, k, p)
             eng.cert_left[c][k] = True
             return
 
@@ -142,7 +155,10 @@ def _resolve_reserved(eng) -> None:
         if not reservers:
             eng.auc_turn = (eng.last_buyer + 1) % n
             return
-        high = max(reservers, key=lambda q: bids[q])
+        high = reservers[0]  # the first of the highest bids, in turn order
+        for q in reservers:
+            if bids[q] > bids[high]:
+                high = q
         if len(reservers) == 1:
             _sell(eng, high, bids[high])
             continue
@@ -154,7 +170,7 @@ def _resolve_reserved(eng) -> None:
     _finish(eng)
 
 
-def _next_contest_turn(eng, start: int) -> None:
+def _next_contest_turn(eng, start: cython.int) -> None:
     """The next bidder from index `start` on (cyclic) who is not the high bidder; a lone
     remaining bidder wins at the current bid."""
     bidders = eng.contest_bidders
@@ -176,4 +192,3 @@ def _finish(eng) -> None:
     if eng.last_passer != NONE:
         eng.start_player = eng.last_passer
     eng.start_stock_round()
-

@@ -1,9 +1,61 @@
-"""Codes shared by the engine modules: certificate owners besides the players 0..n-1,
-and the kinds of pending marker placement."""
+"""Codes shared by the engine modules (plain Python here; codes.pxd gives the compiled
+modules the same values as C enum constants): certificate owners besides the players
+0..n-1, the kinds of pending marker placement, rounds, company kinds, market moves,
+end scopes and legacy abilities. The ruleset's names become these once, in Tables."""
 TREASURY = 100
 POOL = 101
 BOX = 102  # out of the game (e.g. a discarded minor's certificates after the merger)
+OWNER_SLOTS = 3  # TREASURY, POOL, BOX: counted after the players' slots (Engine.held)
 
 NO_MARKER = 0
 MARKET_MARKER = 1
 GOODS_MARKER = 2
+
+# rounds (Engine.stage); ROUND_NAMES are the names the Game API shows
+AUCTION = 0
+STOCK = 1
+OPERATING = 2
+OVER = 3
+ROUND_NAMES = ("auction", "stock", "operating", "over")
+
+# company kinds (ruleset `kind`)
+MAJOR = 0
+MINOR = 1
+MERGED = 2
+KIND_NAMES = ("major", "minor", "merged")
+
+# market moves
+UP = 0
+DOWN = 1
+LEFT = 2
+RIGHT = 3
+
+# when a noted end condition ends the game
+SCOPE_NONE = 0
+SCOPE_OR = 1
+SCOPE_SET = 2
+
+# legacy abilities (ruleset `ability.type`), in the order of ABILITY_NAMES
+AB_NONE = 0
+AB_EXTRA_TILE_LAY = 1
+AB_TERRAIN_DISCOUNT = 2
+AB_FREE_PORT = 3
+AB_VEHICLE_DISCOUNT = 4
+AB_GRANT_CERTIFICATE = 5
+AB_FREE_MARKET_MARKER = 6
+AB_REVENUE_BONUS = 7
+ABILITY_NAMES = ("none", "extra_tile_lay", "terrain_discount", "free_port", "vehicle_discount",
+                 "grant_certificate", "free_market_marker", "revenue_bonus")
+
+# vehicle kinds
+CART = 0
+SHIP = 1
+
+# the steps of a company's operating turn (Engine.or_step), in order
+STEP_LEGACY = 0
+STEP_TRACK = 1
+STEP_STATION = 2
+STEP_VEHICLES = 3
+STEP_DIVIDEND = 4
+STEP_SELL_OWN = 5
+STEP_BUY_BACK = 6

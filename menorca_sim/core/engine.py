@@ -3,31 +3,37 @@
 The rules of each round live in their own modules (auction, stock, operating, phases);
 this module holds the state they share, the money and market primitives, round
 transitions, the end of the game and the final score. Every rule value comes from
-the ruleset (`Tables.rs`)."""
+the ruleset (`Tables.rs`), read per action from its int tables.
+
+The per-player, per-company, per-legacy and per-vehicle ints live in one int buffer
+(`_grid`), each field a view of some of its rows (`_bind`): compiled, typed memoryviews
+(engine.pxd comments every field); in pure mode, views of an `array`. A copy of the
+state is a copy of that buffer, bound anew."""
 from __future__ import annotations
+
+from array import array
 
 import cython
 import numpy as np
 
 from menorca_sim.core import actions as A
 from menorca_sim.core import auction, operating, phases, stock
-from menorca_sim.core.codes import BOX, MARKET_MARKER, NO_MARKER, TREASURY
 
-# Mutable containers copied by clone(): flat lists, then lists of lists.
-_FLAT = ("p_cash", "started", "closed", "co_cash", "co_row", "co_col", "co_arrival", "co_par",
-         "operated", "president", "markers_left", "marked_sold", "goods_left", "vehicles_left",
-         "leg_in_play", "leg_player", "leg_company", "leg_closed", "revenue_total", "dividends_paid",
-         "vehicles_bought", "markers_placed", "bankrupt", "leg_price", "leg_drops", "leg_buyer",
-         "leg_reservations", "leg_income", "events", "auc_order", "contest_bidders",
-         "sold_this_turn", "operated_this_or", "station_supply", "offer", "declined")
-_NESTED = ("cert_owner", "cert_left", "co_vehicles", "mmarkers", "goods", "reservations")
+if not cython.compiled:
+    from menorca_sim.core.codes import (AUCTION, BOX, MAJOR, MARKET_MARKER, MINOR, NO_MARKER, OPERATING, OVER,
+                                        OWNER_SLOTS, SCOPE_NONE, SCOPE_OR, SCOPE_SET, STOCK, TREASURY)
+from menorca_sim.core.codes import ROUND_NAMES
+
+# rows of the int buffer: one per 1-D field, and the companies' count of rows per 2-D field
+_ROWS_1D = 31
+_GRIDS_2D = 6
 
 
 class Engine:
     """One game's state: `Engine(tables, players, board, setup_rng, minors, legacies)`;
     `setup_rng` makes the setup draws (`minors`/`legacies` given override the draws)."""
 
-    def __init__(self, tables, players: int, board, setup_rng: np.random.Generator,
+    def __init__(self, tables, players: cython.int, board, setup_rng: np.random.Generator,
                  minors=None, legacies=None) -> None:
         rs = tables.rs
         if players not in rs.player_counts:
@@ -41,48 +47,38 @@ class Engine:
         self.rs = rs
         self.n = players
         self.board = board
-        nc = len(tables.companies)
-        self.round = "auction"
+        t = tables
+        nc: cython.Py_ssize_t = t.nc
+        self._width = max(players + OWNER_SLOTS, nc, t.nv, t.nl, t.no, t.max_certs)
+        rows = _ROWS_1D + _GRIDS_2D * nc
+        flat = array("i", bytes(4 * rows * self._width))
+        self._grid = memoryview(flat).cast("B").cast("i", (rows, self._width)) if cython.compiled else flat
+        self._bind()
+        self.stage = AUCTION
         self.phase = 0
-        self.epoch = tables.phases[0].epoch
+        self.epoch = t.phase_epoch[0]
         pc = rs.player_counts[players]
         self.cert_limit = pc.cert_limit
-        self.p_cash = [pc.cash] * players
         self.bank = rs.bank - pc.cash * players
         self.start_value = rs.bank
-        self.cert_owner = [[TREASURY] * len(c.certificates) for c in tables.companies]
-        self.cert_left = [[False] * len(c.certificates) for c in tables.companies]
-        self.started = [False] * nc
-        self.closed = [False] * nc
-        self.co_cash = [0] * nc
-        self.co_row = [0] * nc
-        self.co_col = [0] * nc
-        self.co_arrival = [0] * nc
-        self.co_par = [0] * nc
-        self.operated = [False] * nc
-        self.president = [-1] * nc
-        self.markers_left = [c.markers for c in tables.companies]
-        self.marked_sold = [0] * nc
-        self.goods_left = [c.goods_markers for c in tables.companies]
+        c: cython.Py_ssize_t
+        k: cython.Py_ssize_t
+        for p in range(players):
+            self.p_cash[p] = pc.cash
+        for c in range(nc):
+            for k in range(t.max_certs):  # past a company's last certificate: out of the game
+                self.cert_owner[c][k] = TREASURY if k < t.co_certs[c] else BOX
+            self.held[c][self._slot(TREASURY)] = t.co_certs[c]
+            self.held_pct[c][self._slot(TREASURY)] = 100
+            self.president[c] = -1
+            self.markers_left[c] = t.co_markers[c]
+            self.goods_left[c] = t.co_goods_markers[c]
+            self.station_supply[c] = t.co_stations[c]
+        for v in range(t.nv):
+            self.vehicles_left[v] = t.veh_count[v]
+        for l in range(t.nl):
+            self.leg_player[l] = self.leg_company[l] = self.leg_buyer[l] = -1
         self.co_vehicles = [[] for _ in range(nc)]
-        self.mmarkers = [[0] * len(tables.offboards) for _ in range(nc)]
-        self.goods = [[0] * len(tables.offboards) for _ in range(nc)]
-        self.station_supply = [c.stations for c in tables.companies]
-        self.vehicles_left = [v.count if v.count is not None else -1 for v in tables.vehicles]
-        self.revenue_total = [0] * nc
-        self.dividends_paid = [0] * nc
-        self.vehicles_bought = [0] * nc
-        self.markers_placed = [0] * nc
-        self.bankrupt = [False] * nc
-        nl = len(tables.legacies)
-        self.leg_player = [-1] * nl
-        self.leg_company = [-1] * nl
-        self.leg_closed = [False] * nl
-        self.leg_price = [0] * nl
-        self.leg_drops = [0] * nl
-        self.leg_buyer = [-1] * nl
-        self.leg_reservations = [0] * nl
-        self.leg_income = [0] * nl
         self.arrivals = 0
         self.actions = 0
         self.srs = 0
@@ -91,7 +87,7 @@ class Engine:
         self.set_length = 0
         self.start_player = rs.setup.start_player
         self.end_reason = ""
-        self.end_scope = ""
+        self.end_scope = SCOPE_NONE
         self.final_reason = ""
         self.node_bonus: dict[str, int] = {}
         # counts the changes of what route revenues depend on besides the map: the phase
@@ -104,8 +100,6 @@ class Engine:
         self.pm_player = -1
         self.pm_count = 0
         # round-specific state (set for real when each round begins)
-        self.sold_this_turn = [False] * nc
-        self.operated_this_or = [False] * nc
         self.or_company = -1
         self.or_step = 0
         self.or_lays_left = 0
@@ -119,12 +113,73 @@ class Engine:
         self.leg_in_play = self._draw_legacies(setup_rng, legacies)
         self.events = [ep.events[int(setup_rng.integers(len(ep.events)))] for ep in rs.epochs]
         for c in range(nc):
-            if tables.companies[c].kind == "minor" and c not in self.minors_in_play:
+            if t.co_kind[c] == MINOR and c not in self.minors_in_play:
                 self.closed[c] = True
-                for k in range(len(self.cert_owner[c])):
-                    self.cert_owner[c][k] = BOX
+                for k in range(t.co_certs[c]):
+                    self.set_owner(c, k, BOX)
         auction.begin(self)
         self._reveal_event(self.epoch)
+
+    def _bind(self) -> None:
+        """Point every int field at its rows of `_grid` (the order is the layout)."""
+        t = self.t
+        nc: cython.int = t.nc
+        at: cython.int = 0
+        self.p_cash = self._row(at, self.n); at += 1
+        self.started = self._row(at, nc); at += 1
+        self.closed = self._row(at, nc); at += 1
+        self.co_cash = self._row(at, nc); at += 1
+        self.co_row = self._row(at, nc); at += 1
+        self.co_col = self._row(at, nc); at += 1
+        self.co_arrival = self._row(at, nc); at += 1
+        self.co_par = self._row(at, nc); at += 1
+        self.operated = self._row(at, nc); at += 1
+        self.president = self._row(at, nc); at += 1
+        self.markers_left = self._row(at, nc); at += 1
+        self.marked_sold = self._row(at, nc); at += 1
+        self.goods_left = self._row(at, nc); at += 1
+        self.revenue_total = self._row(at, nc); at += 1
+        self.dividends_paid = self._row(at, nc); at += 1
+        self.vehicles_bought = self._row(at, nc); at += 1
+        self.markers_placed = self._row(at, nc); at += 1
+        self.bankrupt = self._row(at, nc); at += 1
+        self.station_supply = self._row(at, nc); at += 1
+        self.sold_this_turn = self._row(at, nc); at += 1
+        self.operated_this_or = self._row(at, nc); at += 1
+        self.n_ships = self._row(at, nc); at += 1
+        self.vehicles_left = self._row(at, t.nv); at += 1
+        self.leg_player = self._row(at, t.nl); at += 1
+        self.leg_company = self._row(at, t.nl); at += 1
+        self.leg_closed = self._row(at, t.nl); at += 1
+        self.leg_price = self._row(at, t.nl); at += 1
+        self.leg_drops = self._row(at, t.nl); at += 1
+        self.leg_buyer = self._row(at, t.nl); at += 1
+        self.leg_reservations = self._row(at, t.nl); at += 1
+        self.leg_income = self._row(at, t.nl); at += 1
+        self.cert_owner = self._rows(at, nc, t.max_certs); at += nc
+        self.cert_left = self._rows(at, nc, t.max_certs); at += nc
+        self.mmarkers = self._rows(at, nc, t.no); at += nc
+        self.goods = self._rows(at, nc, t.no); at += nc
+        slots: cython.int = self.n + OWNER_SLOTS
+        self.held = self._rows(at, nc, slots); at += nc
+        self.held_pct = self._rows(at, nc, slots); at += nc
+        assert at == _ROWS_1D + _GRIDS_2D * nc, "_ROWS_1D or _GRIDS_2D does not match the layout"
+
+    def _row(self, at: cython.int, width: cython.int) -> cython.int[::1]:
+        if cython.compiled:
+            return self._grid[at, :width]
+        start = at * self._width
+        return memoryview(self._grid)[start:start + width]
+
+    def _rows(self, at: cython.int, count: cython.int, width: cython.int) -> cython.int[:, :]:
+        if cython.compiled:
+            return self._grid[at:at + count, :width]
+        return [self._row(at + i, width) for i in range(count)]
+
+    @property
+    def round(self) -> str:
+        """The round's name: auction, stock, operating or over."""
+        return ROUND_NAMES[self.stage]
 
     # --- setup draws -------------------------------------------------------------------
     def _draw_minors(self, rng, minors) -> list[int]:
@@ -149,227 +204,267 @@ class Engine:
         return sorted(t.legacy_index[l] for l in legacies)
 
     # --- copying -----------------------------------------------------------------------
-    def clone(self) -> "Engine":
-        new = Engine.__new__(Engine)
-        new.__dict__.update(self.__dict__)
-        for name in _FLAT:
-            setattr(new, name, list(getattr(self, name)))
-        for name in _NESTED:
-            setattr(new, name, [list(x) for x in getattr(self, name)])
-        new.node_bonus = dict(self.node_bonus)
+    def clone(self) -> Engine:
+        """An independent copy: the int buffer copied whole, the other fields one by one
+        (tests/test_core_engine.py checks that a copy equals its original in every field
+        engine.pxd declares)."""
+        new: Engine = Engine.__new__(Engine)
+        new.t, new.rs, new.n, new._width = self.t, self.rs, self.n, self._width
+        new._grid = self._grid.copy() if cython.compiled else array("i", self._grid)
+        new._bind()
         new.board = self.board.clone()
+        new.co_vehicles = [list(fleet) for fleet in self.co_vehicles]
+        new.node_bonus = dict(self.node_bonus)
+        new.offer, new.declined = list(self.offer), list(self.declined)
+        new.stage, new.phase, new.epoch, new.cert_limit = self.stage, self.phase, self.epoch, self.cert_limit
+        new.bank, new.start_value, new.arrivals, new.actions = self.bank, self.start_value, self.arrivals, self.actions
+        new.srs, new.ors, new.or_in_set, new.set_length = self.srs, self.ors, self.or_in_set, self.set_length
+        new.start_player, new.revenue_version = self.start_player, self.revenue_version
+        new.end_reason, new.end_scope, new.final_reason = self.end_reason, self.end_scope, self.final_reason
+        new.pm_kind, new.pm_company, new.pm_player, new.pm_count = self.pm_kind, self.pm_company, self.pm_player, self.pm_count
+        new.or_company, new.or_step, new.or_lays_left = self.or_company, self.or_step, self.or_lays_left
+        new.or_plan, new.board_memo = self.or_plan, self.board_memo  # never changed in place
+        new.minors_in_play, new.leg_in_play, new.events = self.minors_in_play, self.leg_in_play, self.events  # set up once
+        new.sr_turn, new.sr_passes, new.sr_first_passer, new.sr_acted = \
+            self.sr_turn, self.sr_passes, self.sr_first_passer, self.sr_acted
+        new.auc_order, new.auc_pos, new.auc_price, new.auc_turn = self.auc_order, self.auc_pos, self.auc_price, self.auc_turn
+        new.auc_passes, new.last_passer, new.last_buyer = self.auc_passes, self.last_passer, self.last_buyer
+        new.reservations = [list(bids) for bids in self.reservations]
+        new.contest_bidders = list(self.contest_bidders)
+        new.contest_high, new.contest_bid, new.contest_turn = self.contest_high, self.contest_bid, self.contest_turn
         return new
 
     # --- holdings ----------------------------------------------------------------------
-    # These run for every company in most legal() calls: plain loops on C ints (a
-    # generator costs an object per call once compiled)
-    def percent(self, c: int, owner: int) -> int:
-        return _held(self.cert_owner[c], owner, self.t.companies[c].certificates)
+    # Kept counted (`held`, `held_pct`) by set_owner, the one writer of cert_owner: these
+    # run for every company in most legal() calls.
+    def _slot(self, owner: cython.int) -> cython.int:
+        """The column of `held` counting certificates held by `owner` (a player, TREASURY,
+        POOL or BOX)."""
+        return owner if owner < TREASURY else self.n + owner - TREASURY
 
-    def count_of(self, c: int, owner: int) -> int:
-        return _held(self.cert_owner[c], owner, None)
+    def set_owner(self, c: cython.int, k: cython.int, owner: cython.int) -> None:
+        """Certificate k of c passes to `owner` (the only way cert_owner changes)."""
+        pct: cython.int = self.t.cert_pct[c][k]
+        old: cython.int = self._slot(self.cert_owner[c][k])
+        new: cython.int = self._slot(owner)
+        self.held[c][old] -= 1
+        self.held_pct[c][old] -= pct
+        self.held[c][new] += 1
+        self.held_pct[c][new] += pct
+        self.cert_owner[c][k] = owner
 
-    def first_cert(self, c: int, owner: int) -> int:
+    def percent(self, c: cython.int, owner: cython.int) -> cython.int:
+        return self.held_pct[c][self._slot(owner)]
+
+    def count_of(self, c: cython.int, owner: cython.int) -> cython.int:
+        return self.held[c][self._slot(owner)]
+
+    def first_cert(self, c: cython.int, owner: cython.int) -> cython.int:
         """Index of the lowest-numbered certificate of c held by `owner`, or -1."""
-        owners = self.cert_owner[c]
-        who: cython.int = owner
-        o: cython.int
-        k: cython.Py_ssize_t
-        for k in range(len(owners)):
-            o = owners[k]
-            if o == who:
+        k: cython.int
+        for k in range(self.t.co_certs[c]):
+            if self.cert_owner[c][k] == owner:
                 return k
         return -1
 
-    def sellable_cert(self, c: int, p: int) -> int:
+    def sellable_cert(self, c: cython.int, p: cython.int) -> cython.int:
         """The certificate p would sell: his highest-numbered one, never a Trust Family one; or -1."""
-        owners = self.cert_owner[c]
-        first: cython.Py_ssize_t = 1 if self.is_major(c) else 0
-        who: cython.int = p
-        o: cython.int
-        k: cython.Py_ssize_t
-        for k in range(len(owners) - 1, first - 1, -1):
-            o = owners[k]
-            if o == who:
+        first: cython.int = 1 if self.t.co_kind[c] == MAJOR else 0
+        k: cython.int
+        for k in range(self.t.co_certs[c] - 1, first - 1, -1):
+            if self.cert_owner[c][k] == p:
                 return k
         return -1
 
-    def sold_percent(self, c: int) -> int:
+    def sold_percent(self, c: cython.int) -> cython.int:
         return 100 - self.percent(c, TREASURY) - self.percent(c, BOX)
 
-    def counts_toward_limit(self, c: int) -> bool:
+    def counts_toward_limit(self, c: cython.int) -> cython.bint:
         """Whether certificates of c count toward a player's limit (not when c is closed
         or its price is in the orange zone)."""
-        return not self.closed[c] and not (self.started[c] and self.t.market.orange(self.co_row[c], self.co_col[c]))
+        return not self.closed[c] and not (self.started[c] and self.t.mk_orange[self.co_row[c]][self.co_col[c]])
 
-    def cert_count(self, p: int) -> int:
+    def cert_count(self, p: cython.int) -> cython.int:
         """Certificates of player p that count toward his limit."""
         total: cython.int = 0
         held: cython.int
-        owners = self.cert_owner
-        for c in range(len(owners)):
-            held = _held(owners[c], p, None)
+        c: cython.int
+        for c in range(self.t.nc):
+            held = self.held[c][p]
             if held and self.counts_toward_limit(c):  # the cheaper test first
                 total += held
         return total
 
-    def ships(self, c: int) -> int:
+    # --- fleets: kept with their ship counts (`n_ships`) ------------------------------
+    def ships(self, c: cython.int) -> cython.int:
         """How many of company c's vehicles are ships (the rest are carts)."""
-        is_ship = self.t.vehicle_is_ship
-        own = self.co_vehicles[c]
-        count: cython.int = 0
-        k: cython.Py_ssize_t
-        for k in range(len(own)):
-            if is_ship[own[k]]:
-                count += 1
-        return count
+        return self.n_ships[c]
 
-    def price(self, c: int) -> int:
-        return self.t.market.value(self.co_row[c], self.co_col[c])
+    def add_vehicle(self, c: cython.int, v: cython.int) -> None:
+        self.co_vehicles[c].append(v)
+        self.n_ships[c] += self.t.vehicle_is_ship[v]
 
-    def cert_price(self, c: int, k: int) -> int:
-        return self.price(c) * self.t.companies[c].certificates[k] // 10
+    def remove_vehicle(self, c: cython.int, v: cython.int) -> None:
+        """One vehicle v (the first listed) leaves company c's fleet."""
+        self.co_vehicles[c].remove(v)
+        self.n_ships[c] -= self.t.vehicle_is_ship[v]
 
-    def director(self, c: int) -> int:
+    def set_fleet(self, c: cython.int, vehicles: list) -> None:
+        """Company c's fleet becomes `vehicles` (vehicle indices, in order)."""
+        self.co_vehicles[c] = vehicles
+        ships: cython.int = 0
+        for v in vehicles:
+            ships += self.t.vehicle_is_ship[v]
+        self.n_ships[c] = ships
+
+    def price(self, c: cython.int) -> cython.int:
+        return self.t.mk_value[self.co_row[c]][self.co_col[c]]
+
+    def cert_price(self, c: cython.int, k: cython.int) -> cython.int:
+        return self.price(c) * self.t.cert_pct[c][k] // 10
+
+    def director(self, c: cython.int) -> cython.int:
         """The player who decides for company c: the Trust Family holder of a major, else its president."""
-        if self.t.companies[c].kind == "major":
+        if self.t.co_kind[c] == MAJOR:
             return self.cert_owner[c][0]
         return self.president[c]
 
-    def update_president(self, c: int) -> None:
+    def update_president(self, c: cython.int) -> None:
         """Minors and RADM: the largest holder presides; a tie keeps the sitting president."""
-        if self.t.companies[c].kind == "major" or not self.started[c]:
+        if self.t.co_kind[c] == MAJOR or not self.started[c]:
             return
-        best = self.president[c]
-        best_pct = self.percent(c, best) if best >= 0 else 0
+        best: cython.int = self.president[c]
+        best_pct: cython.int = self.percent(c, best) if best >= 0 else 0
+        pct: cython.int
+        p: cython.int
         for p in range(self.n):
             pct = self.percent(c, p)
             if pct > best_pct:
                 best, best_pct = p, pct
         self.president[c] = best
 
-    def operates(self, c: int) -> bool:
+    def operates(self, c: cython.int) -> cython.bint:
         return (self.started[c] and not self.closed[c]
-                and self.sold_percent(c) >= self.t.companies[c].operate_percent)
+                and self.sold_percent(c) >= self.t.co_operate_pct[c])
 
-    def is_major(self, c: int) -> bool:
-        return self.t.companies[c].kind == "major"
+    def is_major(self, c: cython.int) -> cython.bint:
+        return self.t.co_kind[c] == MAJOR
 
-    def owned_abilities(self, c: int, ability_type: str) -> list:
-        """Abilities of type `ability_type` of the open legacies company c owns."""
-        owner, closed, legacies = self.leg_company, self.leg_closed, self.t.legacies  # asked for every route question
-        return [legacies[l].ability for l in self.leg_in_play
-                if owner[l] == c and not closed[l] and legacies[l].ability.type == ability_type]
+    def owned_legacies(self, c: cython.int, ability: cython.int) -> list:
+        """The open legacies company c owns whose ability is `ability` (an AB_* code)."""
+        t = self.t
+        out = []
+        for l in self.leg_in_play:  # asked for every route question
+            if self.leg_company[l] == c and not self.leg_closed[l] and t.ability[l] == ability:
+                out.append(l)
+        return out
 
     # --- money -------------------------------------------------------------------------
-    def bank_pays(self, amount: int) -> None:
+    def bank_pays(self, amount: cython.int) -> None:
         """Every payment out of the bank; the bank may go negative (the game then ends)."""
         self.bank -= amount
         if amount > 0 and self.bank <= 0:
-            self.trigger_end("bank", "or")
+            self.trigger_end("bank", SCOPE_OR)
 
-    def pay_player(self, p: int, amount: int) -> None:
+    def pay_player(self, p: cython.int, amount: cython.int) -> None:
         self.bank_pays(amount)
         self.p_cash[p] += amount
 
-    def pay_company(self, c: int, amount: int) -> None:
+    def pay_company(self, c: cython.int, amount: cython.int) -> None:
         self.bank_pays(amount)
         self.co_cash[c] += amount
 
     # --- market ------------------------------------------------------------------------
-    def place_token(self, c: int, row: int, col: int) -> None:
+    def place_token(self, c: cython.int, row: cython.int, col: cython.int) -> None:
         self.co_row[c], self.co_col[c] = row, col
         self.arrivals += 1
         self.co_arrival[c] = self.arrivals
-        if self.t.market.bankrupt(row, col):
+        if self.t.mk_bankrupt[row][col]:
             self.bankrupt[c] = True
-            self.trigger_end("bankruptcy", "or")
+            self.trigger_end("bankruptcy", SCOPE_OR)
 
-    def move(self, c: int, direction: str) -> None:
-        m = self.t.market
-        r, col = self.co_row[c], self.co_col[c]
-        if direction == "up":
-            nr, nc = m.up(r, col)
-        elif direction == "down":
-            nr, nc = m.down(r, col)
-        elif direction == "left":
-            nr, nc = m.left(r, col)
-        else:
-            nr, nc = m.right(r, col)
-        if (nr, nc) != (r, col):
-            self.place_token(c, nr, nc)
+    def move(self, c: cython.int, direction: cython.int) -> None:
+        """Move c's token one step UP, DOWN, LEFT or RIGHT, as the market's edges allow."""
+        t = self.t
+        r: cython.int = self.co_row[c]
+        col: cython.int = self.co_col[c]
+        at: cython.int = direction * t.mk_rows + r
+        nr: cython.int = t.mk_to_row[at][col]
+        ncol: cython.int = t.mk_to_col[at][col]
+        if nr != r or ncol != col:
+            self.place_token(c, nr, ncol)
 
     # --- flow --------------------------------------------------------------------------
-    def trigger_end(self, reason: str, scope: str) -> None:
+    def trigger_end(self, reason: str, scope: cython.int) -> None:
         """Note an end condition; the one that ends the game soonest wins (an OR before a set)."""
-        if not self.end_reason or (scope == "or" and self.end_scope == "set"):
+        if not self.end_reason or (scope == SCOPE_OR and self.end_scope == SCOPE_SET):
             self.end_reason, self.end_scope = reason, scope
 
     def start_stock_round(self) -> None:
-        self.round = "stock"
+        self.stage = STOCK
         self.srs += 1
         stock.begin(self)
 
     def start_operating_set(self) -> None:
-        self.round = "operating"
-        self.set_length = self.t.phases[self.phase].ors
+        self.stage = OPERATING
+        self.set_length = self.t.phase_ors[self.phase]
         self.or_in_set = 0
         operating.begin_or(self)
 
     def finish_or(self) -> None:
         """Called by the operating round when every company has operated."""
         self.ors += 1
-        if self.end_reason and self.end_scope == "or":
-            return self._game_over(self.end_reason)
         set_done = self.or_in_set >= self.set_length
-        if set_done and self.end_reason:
-            return self._game_over(self.end_reason)
-        if self.ors >= self.rs.end.max_ors:
-            return self._game_over("cap")
-        if set_done:
+        if self.end_reason and (self.end_scope == SCOPE_OR or set_done):
+            self._game_over(self.end_reason)
+        elif self.ors >= self.t.max_ors:
+            self._game_over("cap")
+        elif set_done:
             self.start_stock_round()
         else:
             operating.begin_or(self)
 
     def _game_over(self, reason: str) -> None:
-        self.round = "over"
+        self.stage = OVER
         self.final_reason = reason
 
-    def _reveal_event(self, epoch: int) -> None:
+    def _reveal_event(self, epoch: cython.int) -> None:
+        """Once per epoch: the event card's effect (the ruleset's names read here only)."""
         effect = self.rs.events[self.events[epoch - 1]].effect
         if effect.type == "revenue_bonus":
             self.node_bonus[effect.node] = self.node_bonus.get(effect.node, 0) + effect.amount
         elif effect.type == "close_legacies":
             phases.close_legacies(self, 0)
         elif effect.type == "end_after_set":
-            self.trigger_end("conquest", "set")
+            self.trigger_end("conquest", SCOPE_SET)
 
-    def begin_epoch(self, epoch: int) -> None:
+    def begin_epoch(self, epoch: cython.int) -> None:
         """A new epoch: the RADM merger first, then closings, then the event card."""
         self.epoch = epoch
-        if self.t.merged >= 0 and self.t.companies[self.t.merged].formed_epoch == epoch:
+        merged: cython.int = self.t.merged
+        if merged >= 0 and self.t.co_formed[merged] == epoch:
             phases.merge_minors(self)
         phases.close_legacies(self, epoch)
         self._reveal_event(epoch)
 
     # --- decisions ---------------------------------------------------------------------
-    def is_over(self) -> bool:
-        return self.round == "over"
+    def is_over(self) -> cython.bint:
+        return self.stage == OVER
 
     def turn(self) -> tuple[int, int, str]:
         """(seat deciding, company it decides for or -1, the decision pending): what may
         be pending looked at once, the most urgent first."""
-        if self.round == "over":
+        if self.stage == OVER:
             return (-1, -1, "none")
         if self.pm_kind != NO_MARKER:
-            return (self.pm_player, -1 if self.round == "stock" else self.pm_company,
+            return (self.pm_player, -1 if self.stage == STOCK else self.pm_company,
                     "place_market_marker" if self.pm_kind == MARKET_MARKER else "place_goods_marker")
-        c = phases.company_to_discard(self)
+        c: cython.int = phases.company_to_discard(self)
         if c >= 0:
             return (self.director(c), c, "discard_vehicle")
-        if self.round == "auction":
+        if self.stage == AUCTION:
             return (auction.actor(self), -1, auction.decision(self))
-        if self.round == "stock":
+        if self.stage == STOCK:
             return (self.sr_turn, -1, "stock_turn")
         seat, company = operating.actor(self)
         return (seat, company, operating.decision(self))
@@ -382,49 +477,51 @@ class Engine:
         seat, company, _ = self.turn()
         return (seat, company)
 
-    def legal(self) -> list[tuple]:
-        if self.round == "over":
+    def legal(self) -> list:
+        if self.stage == OVER:
             return []
         if self.pm_kind != NO_MARKER:
             return stock.marker_actions(self)
-        c = phases.company_to_discard(self)
+        c: cython.int = phases.company_to_discard(self)
         if c >= 0:
             return phases.discard_actions(self, c)
-        if self.round == "auction":
+        if self.stage == AUCTION:
             return auction.legal(self)
-        if self.round == "stock":
+        if self.stage == STOCK:
             return stock.legal(self)
         return operating.legal(self)
 
     def apply(self, action: tuple) -> None:
         """Apply a legal action (the caller checks legality)."""
-        kind = action[0]
+        kind: cython.int = action[0]
         if kind == A.PLACE_MARKET or kind == A.PLACE_GOODS:
             stock.place_marker(self, action)
         elif kind == A.DISCARD:
             phases.discard(self, phases.company_to_discard(self), action[1])
-        elif self.round == "auction":
+        elif self.stage == AUCTION:
             auction.apply(self, action)
-        elif self.round == "stock":
+        elif self.stage == STOCK:
             stock.apply(self, action)
         else:
             operating.apply(self, action)
-        if self.pm_kind == NO_MARKER and self.round == "operating" and phases.company_to_discard(self) < 0:
+        if self.pm_kind == NO_MARKER and self.stage == OPERATING and phases.company_to_discard(self) < 0:
             operating.settle(self)
         self.actions += 1
 
     # --- scoring -----------------------------------------------------------------------
-    def cert_value(self, p: int) -> int:
-        total = 0
-        for c in range(len(self.t.companies)):
+    def cert_value(self, p: cython.int) -> cython.int:
+        total: cython.int = 0
+        c: cython.int
+        k: cython.int
+        for c in range(self.t.nc):
             if not self.started[c] or self.closed[c]:
                 continue
-            for k in range(len(self.cert_owner[c])):
+            for k in range(self.t.co_certs[c]):
                 if self.cert_owner[c][k] == p:
                     total += self.cert_price(c, k)
         return total
 
-    def wealth(self, p: int) -> int:
+    def wealth(self, p: cython.int) -> cython.int:
         return self.p_cash[p] + self.cert_value(p)
 
     def ranking(self) -> tuple[list[int], list[int]]:
@@ -433,22 +530,13 @@ class Engine:
         ranks = [1 + sum(1 for q in range(self.n) if keys[q] > keys[p]) for p in range(self.n)]
         return ranks, [p for p in range(self.n) if ranks[p] == 1]
 
-    def money_total(self) -> int:
-        return self.bank + sum(self.p_cash) + sum(self.co_cash)
-
-
-@cython.cfunc
-def _held(owners: list, who: cython.int, sizes) -> cython.int:
-    """How many of the certificates whose holders `owners` lists `who` holds, or, given
-    their `sizes`, how many percent."""
-    total: cython.int = 0
-    o: cython.int
-    k: cython.Py_ssize_t
-    for k in range(len(owners)):
-        o = owners[k]
-        if o == who:
-            total += 1 if sizes is None else sizes[k]
-    return total
+    def money_total(self) -> cython.int:
+        total: cython.int = self.bank
+        for p in range(self.n):
+            total += self.p_cash[p]
+        for c in range(self.t.nc):
+            total += self.co_cash[c]
+        return total
 
 
 def _require(value: str, supported: tuple, key: str) -> None:

@@ -78,6 +78,7 @@ def violations(eng, before: tuple) -> list[str]:
                 out.append(f"P{p + 1}: acquired a certificate over the limit ({now[p][0]})")
             if now[p][2][c] > limit and not _yellow(eng, c):
                 out.append(f"P{p + 1}: holds {now[p][2][c]} % of {t.company_ids[c]} outside the yellow zone")
+    out += _derived(eng, counts, percents)
     if company_to_discard(eng) < 0:
         cap = t.phases[eng.phase].limit
         for c in range(len(t.companies)):
@@ -89,3 +90,20 @@ def violations(eng, before: tuple) -> list[str]:
 
 def _yellow(eng, c: int) -> bool:
     return eng.started[c] and eng.t.market.yellow(eng.co_row[c], eng.co_col[c])
+
+
+def _derived(eng, counts: list, percents: list) -> list[str]:
+    """The counts the engine keeps up to date (certificates and percent per owner, ships
+    per fleet) against a count from scratch."""
+    t = eng.t
+    out = []
+    owners = list(range(eng.n)) + list(OTHER_OWNERS)
+    for c in range(len(t.companies)):
+        kept = [(eng.count_of(c, o), eng.percent(c, o)) for o in owners]
+        if kept != [(counts[c][i], percents[c][i]) for i in range(len(owners))]:
+            out.append(f"{t.company_ids[c]}: holdings kept as {kept} per owner, counted "
+                       f"{list(zip(counts[c], percents[c]))}")
+        ships = sum(1 for v in eng.co_vehicles[c] if t.vehicle_is_ship[v])
+        if eng.ships(c) != ships:
+            out.append(f"{t.company_ids[c]}: {eng.ships(c)} ships kept, {ships} in its fleet")
+    return out

@@ -8,29 +8,31 @@ import cython
 
 from menorca_sim.core import actions as A
 from menorca_sim.core import phases
-from menorca_sim.core.codes import MARKET_MARKER, NO_MARKER, POOL, TREASURY
 from menorca_sim.core.routes import RevenueContext
 from menorca_sim.core.stock import request_marker
 
-STEP_LEGACY = 0
-STEP_TRACK = 1
-STEP_STATION = 2
-STEP_VEHICLES = 3
-STEP_DIVIDEND = 4
-STEP_SELL_OWN = 5
-STEP_BUY_BACK = 6
+if not cython.compiled:
+    from menorca_sim.core.codes import (AB_EXTRA_TILE_LAY, AB_FREE_MARKET_MARKER, AB_FREE_PORT,
+                                        AB_REVENUE_BONUS, AB_TERRAIN_DISCOUNT, AB_VEHICLE_DISCOUNT, DOWN,
+                                        LEFT, MARKET_MARKER, MINOR, NO_MARKER, OPERATING, POOL, RIGHT,
+                                        STEP_BUY_BACK, STEP_DIVIDEND, STEP_LEGACY, STEP_SELL_OWN, STEP_STATION,
+                                        STEP_TRACK, STEP_VEHICLES, TREASURY)
+
 STEP_NAMES = ("company_buys_legacy", "lay_tile", "place_station", "buy_vehicles", "dividend",
               "company_sells", "company_buys_back")
 
 
 def begin_or(eng) -> None:
     eng.or_in_set += 1
-    eng.operated_this_or = [False] * len(eng.t.companies)
+    c: cython.int
+    for c in range(eng.t.nc):
+        eng.operated_this_or[c] = False
     eng.or_company = -1
+    income: cython.int
     for l in eng.leg_in_play:
         if eng.leg_closed[l]:
             continue
-        income = eng.t.legacies[l].income
+        income = eng.t.leg_income_each[l]
         if eng.leg_player[l] >= 0:
             eng.pay_player(eng.leg_player[l], income)
         elif eng.leg_company[l] >= 0:
@@ -45,28 +47,39 @@ def decision(eng) -> str:
     return "consent_vehicle_sale" if eng.offer else STEP_NAMES[eng.or_step]
 
 
-def actor(eng) -> tuple[int, int]:
+def actor(eng) -> tuple:
     """(seat deciding, company): the operating company's director, or the director of a
     company asked to sell it a vehicle."""
-    c = eng.offer[2] if eng.offer else eng.or_company
+    c: cython.int = eng.offer[2] if eng.offer else eng.or_company
     return (eng.director(c), c)
 
 
-def next_company(eng) -> int:
+def next_company(eng) -> cython.int:
     """Highest market value first; ties: further right, then higher, then first to arrive."""
-    best, best_key = -1, None
-    for c in range(len(eng.t.companies)):
+    best: cython.int = -1
+    c: cython.int
+    for c in range(eng.t.nc):
         if eng.operated_this_or[c] or not eng.operates(c):
             continue
-        key = (eng.price(c), eng.co_col[c], -eng.co_row[c], -eng.co_arrival[c])
-        if best_key is None or key > best_key:
-            best, best_key = c, key
+        if best < 0 or _operates_before(eng, c, best):
+            best = c
     return best
+
+
+def _operates_before(eng, c: cython.int, d: cython.int) -> cython.bint:
+    """Does c operate before d: (value, column, -row, -arrival) greater?"""
+    if eng.price(c) != eng.price(d):
+        return eng.price(c) > eng.price(d)
+    if eng.co_col[c] != eng.co_col[d]:
+        return eng.co_col[c] > eng.co_col[d]
+    if eng.co_row[c] != eng.co_row[d]:
+        return eng.co_row[c] < eng.co_row[d]
+    return eng.co_arrival[c] < eng.co_arrival[d]
 
 
 def settle(eng) -> None:
     """Run the automatic parts of the round until a decision is pending or the OR ends."""
-    while eng.round == "operating" and eng.pm_kind == NO_MARKER and not eng.offer \
+    while eng.stage == OPERATING and eng.pm_kind == NO_MARKER and not eng.offer \
             and phases.company_to_discard(eng) < 0:
         if eng.or_company < 0:
             c = next_company(eng)
@@ -81,13 +94,15 @@ def settle(eng) -> None:
         _next_step(eng)
 
 
-def _start_turn(eng, c: int) -> None:
+def _start_turn(eng, c: cython.int) -> None:
     eng.or_company = c
     eng.operated_this_or[c] = True
     eng.operated[c] = True
     eng.or_step = STEP_LEGACY
-    extra = [a.tiles for a in eng.owned_abilities(c, "extra_tile_lay")]
-    eng.or_lays_left = max([eng.rs.operating.tile_lays] + extra)
+    lays: cython.int = eng.t.tile_lays
+    for l in eng.owned_legacies(c, AB_EXTRA_TILE_LAY):
+        lays = max(lays, eng.t.ab_tiles[l])
+    eng.or_lays_left = lays
     eng.or_plan = None
     eng.declined = []
 
@@ -100,7 +115,7 @@ def _next_step(eng) -> None:
         eng.or_step += 1
 
 
-def legal(eng) -> list[tuple]:
+def legal(eng) -> list:
     if eng.offer:
         return [(A.ACCEPT_OFFER,), (A.DECLINE_OFFER,)]
     moves = _choices(eng)
@@ -114,10 +129,12 @@ def legal(eng) -> list[tuple]:
     return moves
 
 
-def _choices(eng) -> list[tuple]:
+def _choices(eng) -> list:
     """The step's actions other than skipping it."""
-    step = eng.or_step
-    c = eng.or_company
+    t = eng.t
+    step: cython.int = eng.or_step
+    c: cython.int = eng.or_company
+    k: cython.int
     if step == STEP_LEGACY:
         return _legacy_purchases(eng, c)
     if step == STEP_TRACK:
@@ -129,27 +146,30 @@ def _choices(eng) -> list[tuple]:
     if step == STEP_DIVIDEND:
         return [(A.PAYOUT,), (A.WITHHOLD,)] if eng.or_plan.revenue > 0 else []
     if step == STEP_SELL_OWN:
-        if not eng.rs.operating.company_sells_own:
+        if not t.sells_own:
             return []
-        most = min(eng.count_of(c, TREASURY), eng.rs.stock.pool_limit - eng.count_of(c, POOL))
+        most: cython.int = min(eng.count_of(c, TREASURY), t.pool_limit - eng.count_of(c, POOL))
         return [(A.SELL_OWN, k) for k in range(1, most + 1)]
     k = eng.first_cert(c, POOL)
-    if eng.rs.operating.company_buys_back and k >= 0 and eng.cert_price(c, k) <= eng.co_cash[c]:
+    if t.buys_back and k >= 0 and eng.cert_price(c, k) <= eng.co_cash[c]:
         return [(A.BUY_BACK,)]
     return []
 
 
 # --- step 0: a legacy from the director ------------------------------------------------
-def _legacy_purchases(eng, c: int) -> list[tuple]:
-    d = eng.director(c)
-    if eng.phase < eng.t.legacy_purchase_phase or d < 0:
+def _legacy_purchases(eng, c: cython.int) -> list:
+    t = eng.t
+    d: cython.int = eng.director(c)
+    if eng.phase < t.legacy_purchase_phase or d < 0:
         return []
-    lo_pct, hi_pct = eng.rs.operating.company_legacy_price_percent
+    lo_pct: cython.int = t.legacy_lo_pct
+    hi_pct: cython.int = t.legacy_hi_pct
+    base: cython.int
     moves = []
     for l in eng.leg_in_play:
         if eng.leg_player[l] != d or eng.leg_closed[l]:
             continue
-        base = eng.t.legacies[l].price
+        base = t.leg_min_price[l]
         for price in sorted({base * lo_pct // 100, base, base * hi_pct // 100}):
             if base * lo_pct // 100 <= price <= base * hi_pct // 100 and price <= eng.co_cash[c]:
                 moves.append((A.BUY_LEGACY, l, price))
@@ -157,16 +177,19 @@ def _legacy_purchases(eng, c: int) -> list[tuple]:
 
 
 # --- step 1: track -----------------------------------------------------------------------
-def _tile_lays(eng, c: int) -> list[tuple]:
+def _tile_lays(eng, c: cython.int) -> list:
     return tile_lays_on(eng, c, eng.board, eng.co_cash[c])
 
 
-def lay_terms(eng, c: int) -> tuple:
+def lay_terms(eng, c: cython.int) -> tuple:
     """(tile colours of the phase, terrain discount) that company c's lays are offered on."""
-    return eng.t.phases[eng.phase].tiles, sum(a.amount for a in eng.owned_abilities(c, "terrain_discount"))
+    discount: cython.int = 0
+    for l in eng.owned_legacies(c, AB_TERRAIN_DISCOUNT):
+        discount += eng.t.ab_amount[l]
+    return eng.t.phases[eng.phase].tiles, discount
 
 
-def tile_lays_on(eng, c: int, board, cash: int) -> list[tuple]:
+def tile_lays_on(eng, c: cython.int, board, cash: cython.int) -> list:
     """Company c's lays on `board` (the game's, or a copy) paying from `cash`."""
     colours, discount = lay_terms(eng, c)
     lays = _ask_board(eng, board, "tile_lays", eng.t.company_ids[c], colours, cash, discount)
@@ -191,40 +214,42 @@ def _ask_board(eng, board, question: str, *args):
 
 
 # --- step 2: a port or manufactory -----------------------------------------------------
-def _station_sites(eng, c: int) -> list[tuple]:
-    cid = eng.t.company_ids[c]
+def _station_sites(eng, c: cython.int) -> list:
+    t = eng.t
+    cid = t.company_ids[c]
     if len(eng.board.stations(cid)) >= eng.station_supply[c]:
         return []
-    free = {a.node for a in eng.owned_abilities(c, "free_port")}
-    reserve = eng.rs.operating.reserve_home_slots
+    free = {t.ab_node[l] for l in eng.owned_legacies(c, AB_FREE_PORT)}
+    reserve: cython.bint = t.reserve_home_slots
+    cost: cython.int
     moves = []
     for node in _ask_board(eng, eng.board, "station_sites", cid, station_kind(eng, c)):
         if reserve and eng.board.free_slots(node) <= _homes_owed(eng, node):
             continue
-        cost = 0 if node in free else eng.rs.operating.station_cost
+        cost = 0 if node in free else t.station_cost
         if cost <= eng.co_cash[c]:
             moves.append((A.PLACE_STATION, node, cost))
     return moves
 
 
-def _homes_owed(eng, node: str) -> int:
+def _homes_owed(eng, node: str) -> cython.int:
     """Companies yet to start whose home is `node` (they place their home station on
     starting; minors not in play are closed from the setup)."""
-    companies = eng.t.companies
+    homes = eng.t.co_home
     owed: cython.int = 0
-    c: cython.Py_ssize_t
-    for c in range(len(companies)):  # a loop, not a generator: this runs for every site
-        if companies[c].home == node and not eng.started[c] and not eng.closed[c]:
+    c: cython.int
+    for c in range(eng.t.nc):  # a loop, not a generator: this runs for every site
+        if homes[c] == node and not eng.started[c] and not eng.closed[c]:
             owed += 1
     return owed
 
 
-def station_kind(eng, c: int) -> str:
+def station_kind(eng, c: cython.int) -> str:
     return "port" if eng.is_major(c) else "manufactory"
 
 
 # --- step 3: vehicles ------------------------------------------------------------------
-def bank_vehicles(eng) -> list[int]:
+def bank_vehicles(eng) -> list:
     """Vehicles the bank sells now: ships of the tiers in play (and the next tier once the
     current one is sold out, or at any time by option), carts from their first phase."""
     t = eng.t
@@ -237,7 +262,7 @@ def bank_vehicles(eng) -> list[int]:
         if is_ship[v] and tiers[v] == phase and left[v] != 0:
             current_sold_out = False
             break
-    next_open = current_sold_out or eng.rs.operating.next_ship_tier == "any_time"
+    next_open: cython.bint = current_sold_out or t.next_tier_any_time
     out = []
     tier: cython.int
     for v in range(len(tiers)):
@@ -249,52 +274,54 @@ def bank_vehicles(eng) -> list[int]:
     return out
 
 
-def _may_own(eng, c: int, v: int) -> bool:
-    return eng.t.vehicles[v].kind in eng.t.companies[c].vehicle_kinds
-
-
-def bank_price(eng, c: int, v: int) -> int:
-    vehicle = eng.t.vehicles[v]
-    price = vehicle.price
-    for a in eng.owned_abilities(c, "vehicle_discount"):
-        if a.kind is None or a.kind == vehicle.kind:
-            price -= price * a.percent // 100
+def bank_price(eng, c: cython.int, v: cython.int) -> cython.int:
+    t = eng.t
+    price: cython.int = t.veh_price[v]
+    kind: cython.int
+    for l in eng.owned_legacies(c, AB_VEHICLE_DISCOUNT):
+        kind = t.ab_vehicle_kind[l]
+        if kind < 0 or kind == t.vehicle_is_ship[v]:
+            price -= price * t.ab_percent[l] // 100
     return price
 
 
-def _vehicle_purchases(eng, c: int) -> list[tuple]:
+def _vehicle_purchases(eng, c: cython.int) -> list:
     t = eng.t
-    limit = t.phases[eng.phase].limit
+    limit: cython.int = t.phase_limit[eng.phase]
     own = eng.co_vehicles[c]
-    ships = eng.ships(c)
-    counts = (len(own) - ships, ships)  # indexed by is_ship
-    cash = eng.co_cash[c]
+    ships: cython.int = eng.n_ships[c]
+    carts: cython.int = len(own) - ships
+    cash: cython.int = eng.co_cash[c]
+    price: cython.int
+    is_ship: cython.int
     moves = []
     for v in bank_vehicles(eng):
-        if not _may_own(eng, c, v):
+        if not t.may_own[c][v]:
             continue
         price = bank_price(eng, c, v)
         if price > cash:
             continue
         is_ship = t.vehicle_is_ship[v]
-        if counts[is_ship] < limit:
+        if (ships if is_ship else carts) < limit:
             moves.append((A.BUY_VEHICLE, v, -1, price, -1))
         elif is_ship:  # return one of its ships to make room
-            for r in sorted(set(x for x in own if t.vehicle_is_ship[x])):
+            for r in sorted({x for x in own if t.vehicle_is_ship[x]}):
                 moves.append((A.BUY_VEHICLE, v, -1, price, r))
-    d = eng.director(c)
-    low = eng.rs.operating.vehicle_trade_min_price
-    anyone = eng.rs.operating.vehicle_trade == "any_with_consent"
-    for s in range(len(t.companies)):
+    d: cython.int = eng.director(c)
+    low: cython.int = t.trade_min_price
+    anyone: cython.bint = t.trade_any
+    s: cython.int
+    seller_director: cython.int
+    for s in range(t.nc):
         if s == c or not eng.started[s] or eng.closed[s] or s in eng.declined:
             continue
         seller_director = eng.director(s)
         if seller_director < 0 or (seller_director != d and not anyone):
             continue
         for v in sorted(set(eng.co_vehicles[s])):
-            if not _may_own(eng, c, v) or counts[t.vehicle_is_ship[v]] >= limit:
+            if not t.may_own[c][v] or (ships if t.vehicle_is_ship[v] else carts) >= limit:
                 continue
-            for price in sorted({low, t.vehicles[v].price, cash}):
+            for price in sorted({low, t.veh_price[v], cash}):
                 if low <= price <= cash:
                     moves.append((A.BUY_VEHICLE, v, s, price, -1))
     if not own and not moves:
@@ -304,16 +331,16 @@ def _vehicle_purchases(eng, c: int) -> list[tuple]:
     return moves
 
 
-def _forced_choice(eng, c: int) -> int:
+def _forced_choice(eng, c: cython.int) -> cython.int:
     """The cheapest vehicle the company may own from the bank (first listed on a tie), or -1."""
-    best = -1
+    best: cython.int = -1
     for v in bank_vehicles(eng):
-        if _may_own(eng, c, v) and (best < 0 or bank_price(eng, c, v) < bank_price(eng, c, best)):
+        if eng.t.may_own[c][v] and (best < 0 or bank_price(eng, c, v) < bank_price(eng, c, best)):
             best = v
     return best
 
 
-def _buy(eng, c: int, v: int, seller: int, price: int) -> None:
+def _buy(eng, c: cython.int, v: cython.int, seller: cython.int, price: cython.int) -> None:
     eng.co_cash[c] -= price
     if seller < 0:
         eng.bank += price
@@ -321,21 +348,22 @@ def _buy(eng, c: int, v: int, seller: int, price: int) -> None:
             eng.vehicles_left[v] -= 1
     else:
         eng.co_cash[seller] += price
-        eng.co_vehicles[seller].remove(v)
-    eng.co_vehicles[c].append(v)
+        eng.remove_vehicle(seller, v)
+    eng.add_vehicle(c, v)
     eng.vehicles_bought[c] += 1
     t = eng.t
     if seller < 0 and t.vehicle_is_ship[v] and t.vehicle_phase[v] == eng.phase + 1:
         phases.advance(eng)
 
 
-def _forced_buy(eng, c: int, v: int, price: int) -> None:
+def _forced_buy(eng, c: cython.int, v: cython.int, price: cython.int) -> None:
     """The director pays the shortfall, selling certificates if he must; if even that
     cannot cover it, the company goes bankrupt."""
     d = eng.director(c)
     need = price - eng.co_cash[c]
     if d < 0 or (eng.p_cash[d] < need and not _raise_cash(eng.clone(), d, need)):
-        eng.place_token(c, *eng.t.market.bankrupt_cell(eng.co_col[c]))
+        row, col = eng.t.market.bankrupt_cell(eng.co_col[c])
+        eng.place_token(c, row, col)
         return
     _raise_cash(eng, d, need)
     eng.p_cash[d] -= need
@@ -343,13 +371,13 @@ def _forced_buy(eng, c: int, v: int, price: int) -> None:
     _buy(eng, c, v, -1, price)
 
 
-def _raise_cash(eng, p: int, need: int) -> bool:
+def _raise_cash(eng, p: cython.int, need: cython.int) -> cython.bint:
     """Sell p's certificates (never a Trust Family one), the highest-priced company first,
     until p has `need`; False if he cannot."""
     while eng.p_cash[p] < need:
         best = -1
-        for c in range(len(eng.t.companies)):
-            if not eng.started[c] or eng.closed[c] or eng.count_of(c, POOL) >= eng.rs.stock.pool_limit:
+        for c in range(eng.t.nc):
+            if not eng.started[c] or eng.closed[c] or eng.count_of(c, POOL) >= eng.t.pool_limit:
                 continue
             if eng.sellable_cert(c, p) >= 0 and (best < 0 or eng.price(c) > eng.price(best)):
                 best = c
@@ -357,28 +385,29 @@ def _raise_cash(eng, p: int, need: int) -> bool:
             return False
         k = eng.sellable_cert(best, p)
         eng.pay_player(p, eng.cert_price(best, k))
-        eng.cert_owner[best][k] = POOL
-        eng.move(best, "down")
+        eng.set_owner(best, k, POOL)
+        eng.move(best, DOWN)
         eng.update_president(best)
     return True
 
 
 # --- step 4: routes ----------------------------------------------------------------------
-def revenue_context(eng, c: int, goods_markers: cython.bint = True) -> RevenueContext:
+def revenue_context(eng, c: cython.int, goods_markers: cython.bint = True) -> RevenueContext:
     """What company c's routes earn besides the map: event and legacy node bonuses, its
     own market markers, and (for reporting, unless `goods_markers` is False) the goods
     markers on each offboard. Without them it is a function of `Game.revenue_key`."""
     t = eng.t
     bonus = dict(eng.node_bonus)
-    for a in eng.owned_abilities(c, "revenue_bonus"):
-        bonus[a.node] = bonus.get(a.node, 0) + a.amount
+    for l in eng.owned_legacies(c, AB_REVENUE_BONUS):
+        node = t.ab_node[l]
+        bonus[node] = bonus.get(node, 0) + t.ab_amount[l]
     goods = {}
     held = eng.goods
-    nc: cython.Py_ssize_t = len(t.companies)
-    o: cython.Py_ssize_t
-    g: cython.Py_ssize_t
+    nc: cython.int = t.nc
+    o: cython.int
+    g: cython.int
     total: cython.int
-    for o in range(len(t.offboards) if goods_markers else 0):
+    for o in range(t.no if goods_markers else 0):
         total = 0
         for g in range(nc):  # a loop, not a generator: this runs for every route plan
             total += held[g][o]
@@ -387,8 +416,8 @@ def revenue_context(eng, c: int, goods_markers: cython.bint = True) -> RevenueCo
     return RevenueContext(
         epoch=eng.epoch,
         node_bonus=bonus,
-        market_markers={t.offboards[o]: n for o, n in enumerate(eng.mmarkers[c]) if n},
-        market_bonus=eng.rs.markers.market_bonus,
+        market_markers={t.offboards[o]: eng.mmarkers[c][o] for o in range(t.no) if eng.mmarkers[c][o]},
+        market_bonus=t.market_bonus,
         goods_markers=goods,
     )
 
@@ -396,7 +425,7 @@ def revenue_context(eng, c: int, goods_markers: cython.bint = True) -> RevenueCo
 def _run_routes(eng) -> None:
     t = eng.t
     c = eng.or_company
-    vehicles = [(t.vehicle_ids[v], t.vehicles[v].kind, t.vehicles[v].range) for v in eng.co_vehicles[c]]
+    vehicles = [t.route_vehicle[v] for v in eng.co_vehicles[c]]
     plan = None
     if vehicles:
         plan = eng.board.best_routes(t.company_ids[c], eng.is_major(c), vehicles, revenue_context(eng, c))
@@ -406,7 +435,7 @@ def _run_routes(eng) -> None:
     eng.revenue_total[c] += revenue
     eng.or_plan = plan if revenue > 0 else _NO_REVENUE
     if revenue == 0:
-        eng.move(c, "left")
+        eng.move(c, LEFT)
 
 
 class _NoRevenue:
@@ -420,22 +449,24 @@ _NO_REVENUE = _NoRevenue()
 def _pay_goods(eng, reached: dict) -> None:
     """Each route reaching an offboard pays every goods marker there to its owner."""
     t = eng.t
-    rate = eng.rs.markers.goods_payment[eng.epoch - 1]
+    rate: cython.int = t.goods_payment[eng.epoch - 1]
+    markers: cython.int
+    g: cython.int
     for name, routes in reached.items():
         o = t.offboards.index(name)
-        for g in range(len(t.companies)):
+        for g in range(t.nc):
             markers = eng.goods[g][o]
             if not markers:
                 continue
-            if t.companies[g].kind == "minor" and eng.rs.markers.goods_pay_before_merger == "none":
+            if t.co_kind[g] == MINOR and t.goods_skip_minors:
                 continue
             eng.pay_company(g, routes * markers * rate)
 
 
 # --- apply -------------------------------------------------------------------------------
 def apply(eng, action: tuple) -> None:
-    kind = action[0]
-    c = eng.or_company
+    kind: cython.int = action[0]
+    c: cython.int = eng.or_company
     if kind == A.SKIP:
         _next_step(eng)
     elif kind == A.BUY_LEGACY:
@@ -447,9 +478,8 @@ def apply(eng, action: tuple) -> None:
         eng.leg_company[l] = c
         eng.revenue_version += 1
         _next_step(eng)
-        ability = eng.t.legacies[l].ability
-        if ability.type == "free_market_marker":
-            request_marker(eng, MARKET_MARKER, c, d, ability.count)
+        if eng.t.ability[l] == AB_FREE_MARKET_MARKER:
+            request_marker(eng, MARKET_MARKER, c, d, eng.t.ab_count[l])
     elif kind == A.LAY_TILE:
         eng.board.lay_tile(action[1], action[2], action[3])
         eng.co_cash[c] -= action[4]
@@ -466,7 +496,7 @@ def apply(eng, action: tuple) -> None:
             eng.offer = [c, action[1], seller, action[3]]  # the seller's director must agree
             return
         if action[4] >= 0:
-            eng.co_vehicles[c].remove(action[4])
+            eng.remove_vehicle(c, action[4])
         _buy(eng, c, action[1], seller, action[3])
     elif kind == A.ACCEPT_OFFER:
         _, v, seller, price = eng.offer
@@ -484,7 +514,7 @@ def apply(eng, action: tuple) -> None:
         _next_step(eng)
     elif kind == A.WITHHOLD:
         eng.pay_company(c, eng.or_plan.revenue)
-        eng.move(c, "left")
+        eng.move(c, LEFT)
         _next_step(eng)
     elif kind == A.SELL_OWN:
         _sell_own(eng, c, action[1])
@@ -494,49 +524,50 @@ def apply(eng, action: tuple) -> None:
         price = eng.cert_price(c, k)
         eng.co_cash[c] -= price
         eng.bank += price
-        eng.cert_owner[c][k] = TREASURY
+        eng.set_owner(c, k, TREASURY)
 
 
-def _sell_own(eng, c: int, count: int) -> None:
+def _sell_own(eng, c: cython.int, count: cython.int) -> None:
     """Step 6 (RULES.md §5): `count` certificates from the treasury to the Exchange, all
     at the current value; only then the price falls one cell per certificate."""
     proceeds = 0
     for _ in range(count):
         k = eng.first_cert(c, TREASURY)
         proceeds += eng.cert_price(c, k)
-        eng.cert_owner[c][k] = POOL
+        eng.set_owner(c, k, POOL)
         _count_marked_sale(eng, c, k)
     eng.pay_company(c, proceeds)
     for _ in range(count):
-        eng.move(c, "down")
+        eng.move(c, DOWN)
 
 
-def _count_marked_sale(eng, c: int, k: int) -> None:
+def _count_marked_sale(eng, c: cython.int, k: cython.int) -> None:
     """A certificate sold to the Exchange by its company has left the treasury: if it was
     one of the marked ones its marker is lost (nobody bought it from the company)."""
     if eng.cert_left[c][k]:
         return
     eng.cert_left[c][k] = True
-    co = eng.t.companies[c]
-    if co.kind == "major" and eng.marked_sold[c] < co.marked:
+    if eng.is_major(c) and eng.marked_sold[c] < eng.t.co_marked[c]:
         eng.marked_sold[c] += 1
 
 
-def _pay_out(eng, c: int, revenue: int) -> None:
+def _pay_out(eng, c: cython.int, revenue: cython.int) -> None:
     t = eng.t
-    per_unit = revenue // eng.rs.operating.dividend_unit
-    certs = t.companies[c].certificates
-    paid = 0
-    for k in range(len(certs)):
+    per_unit: cython.int = revenue // t.dividend_unit
+    paid: cython.int = 0
+    owner: cython.int
+    amount: cython.int
+    k: cython.int
+    for k in range(t.co_certs[c]):
         owner = eng.cert_owner[c][k]
-        amount = per_unit * (certs[k] // t.share_unit)
+        amount = per_unit * (t.cert_pct[c][k] // t.share_unit)
         if owner < eng.n:
             eng.pay_player(owner, amount)
-        elif owner == TREASURY or (owner == POOL and eng.rs.operating.pool_dividends == "company"):
+        elif owner == TREASURY or (owner == POOL and t.pool_pays_company):
             eng.pay_company(c, amount)
         else:
             continue
         paid += amount
     eng.dividends_paid[c] += paid
     if revenue >= eng.price(c):
-        eng.move(c, "right")
+        eng.move(c, RIGHT)

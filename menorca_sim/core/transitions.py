@@ -17,9 +17,8 @@ that span a turn or the game, what the checker remembers of earlier actions.
 from __future__ import annotations
 
 from menorca_sim.core import actions as A
-from menorca_sim.core.codes import POOL, TREASURY
+from menorca_sim.core.codes import POOL, STEP_DIVIDEND, TREASURY
 from menorca_sim.core.invariants import holdings, violations
-from menorca_sim.core.operating import STEP_DIVIDEND
 
 END_REASONS = ("bank", "bankruptcy", "conquest", "cap")
 # Actions after which money only leaves the bank (incomes, goods, dividends), never enters it.
@@ -124,7 +123,7 @@ class Checker:
         ids = eng.t.company_ids
         for c in range(len(ids)):
             had = sum(1 for o in before.owners[c] if o == p)
-            has = eng.count_of(c, p)
+            has = sum(1 for o in eng.cert_owner[c] if o == p)  # counted afresh, not the engine's count
             if has > had:
                 self.turn_bought.add(c)
             elif has < had:
