@@ -103,6 +103,7 @@ class Experiment:
     cells: tuple[Cell, ...]
     variants: tuple[Variant, ...]
     populations: tuple[Population, ...]
+    description: str = ""  # what the study asks, for the report's header (not part of the plan)
 
     @property
     def total_games(self) -> int:
@@ -178,7 +179,7 @@ def _parse(t: Table, folder: Path, games_override: int | None, check_policy: Pol
     name = t.str("name")
     if "/" in name or name.startswith("."):
         raise t.fail("name", f"{name!r} cannot name a folder (no '/', no leading '.')")
-    t.opt_str("description")
+    description = t.opt_str("description") or ""
     ruleset_key = t.str("ruleset", "default")
     ruleset_path = None if ruleset_key == "default" else str((folder / ruleset_key).resolve())
     games = t.int("games", minimum=1)
@@ -204,7 +205,8 @@ def _parse(t: Table, folder: Path, games_override: int | None, check_policy: Pol
                     raise t.fail("games", f"{games} is not a multiple of {n}, the number of seatings of "
                                           f"{p} players{where} (seating = \"rotate\" plays each equally often)")
     return Experiment(name=name, file=t.file, ruleset_path=ruleset_path, seed=seed, games=games,
-                      seating=seating, cells=cells, variants=variants, populations=populations)
+                      seating=seating, cells=cells, variants=variants, populations=populations,
+                      description=description)
 
 
 def _populations(t: Table, players: tuple[int, ...], check_policy: PolicyCheck | None) -> tuple[Population, ...]:

@@ -272,7 +272,8 @@ def _prepare_folder(out: Path, experiment: Experiment, chunk: int | None, resume
 def _new_manifest(experiment: Experiment, size: int) -> dict[str, Any]:
     return {
         "format": store.FORMAT, "experiment": json.loads(json.dumps(experiment.plan(), default=str)),
-        "experiment_file": experiment.file, "total_games": experiment.total_games,
+        "experiment_file": experiment.file, "description": experiment.description,
+        "total_games": experiment.total_games,
         "chunk_size": size, "chunks": math.ceil(experiment.total_games / size),
         "tables": {name: f"{name}/part-*.parquet" for name in store.TABLES},
         "status": "running", "counts": {}, "runs": [], "finished": {},

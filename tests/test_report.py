@@ -6,6 +6,7 @@ default run, and real heuristic games (the same policy under three names, and on
 weakened; tests/real_games.py) in the slow run."""
 from __future__ import annotations
 
+import base64
 import re
 
 import pytest
@@ -67,12 +68,14 @@ def test_report_command_writes_page_charts_and_summary(small):
     assert result.exit_code == 0, result.output
     out = small.parent  # the default: the dataset folder's parent
     page = (out / "index.html").read_text()
-    referenced = set(re.findall(r"<img src='([^']+\.png)'", page))
-    written = {p.name for p in out.glob("*.png")}
-    assert referenced == written and len(written) >= 7
-    assert all((out / name).stat().st_size > 0 for name in written)
+    embedded = re.findall(r"<img src='data:image/png;base64,([A-Za-z0-9+/=]+)'", page)
+    written = {p.name: p.read_bytes() for p in out.glob("*.png")}
+    assert len(written) >= 7 and sorted(base64.b64decode(e) for e in embedded) == sorted(written.values())
+    assert "src='" not in page.replace("src='data:", "")  # the page needs no file beside it
+    assert all(len(png) > 0 for png in written.values())
     summary = (out / "summary.md").read_text()
-    assert summary.startswith("This report rests on ") and "\n## Findings\n" in summary
+    assert summary.startswith("# Balance report: small\n") and "\nThis report rests on " in summary
+    assert "\n## Findings\n" in summary
     findings_section = summary.split("\n## Findings\n", 1)[1].split("\n## ", 1)[0]
     for players in (2, 3):  # the planted +2 ORs
         assert f"In {players}-player games variant bonus_20 changes ORs played by +" in findings_section
@@ -121,10 +124,37 @@ def test_report_command_rejects_a_missing_or_empty_dataset(make, tmp_path):
 def test_the_report_states_its_distinct_games_and_warns_when_games_repeat(tmp_path):
     repeated = synthetic_data.write_dataset(tmp_path / "rep", synthetic_data.Spec(games=300, repeats=3, seed=5))
     build_report(repeated, tmp_path / "rep_report")
-    first = (tmp_path / "rep_report" / "summary.md").read_text(encoding="utf-8").splitlines()[0]
+    first = (tmp_path / "rep_report" / "summary.md").read_text(encoding="utf-8").splitlines()[2]
     assert first.startswith("This report rests on 300 games, 100 of them distinct (33.3 %). Warning: games repeat")
     distinct = synthetic_data.write_dataset(tmp_path / "dist", synthetic_data.Spec(games=300, seed=5))
     build_report(distinct, tmp_path / "dist_report")
-    first = (tmp_path / "dist_report" / "summary.md").read_text(encoding="utf-8").splitlines()[0]
+    first = (tmp_path / "dist_report" / "summary.md").read_text(encoding="utf-8").splitlines()[2]
     assert first == "This report rests on 300 games, 300 of them distinct (100.0 %)."
     assert "| games | distinct games | distinct (%) |" in (tmp_path / "dist_report" / "summary.md").read_text()
+
+
+def test_an_interrupted_runs_report_says_it_is_incomplete_in_its_first_line(tmp_path):
+    import json
+
+    data = synthetic_data.write_dataset(tmp_path, synthetic_data.Spec(games=60, seed=6))
+    manifest = json.loads((data / "manifest.json").read_text())
+    for status, how in (("stopped", "its run stopped"), ("running", "its run did not finish")):
+        manifest.update(status=status, total_games=90)
+        (data / "manifest.json").write_text(json.dumps(manifest))
+        files = build_report(data, tmp_path / status)
+        first = files.summary.read_text(encoding="utf-8").splitlines()[0]
+        assert first.startswith(f"**Incomplete dataset: {how}") and "with 60 of 90 games" in first
+        assert "--resume" in first and "Incomplete dataset" in files.index.read_text(encoding="utf-8")
+
+
+def test_the_header_carries_the_experiments_description(tmp_path):
+    from menorca_sim.cli.run import command as run
+
+    (tmp_path / "d.toml").write_text('name = "d"\ndescription = "Does seat 1 win too often?"\nseed = 1\ngames = 1\n'
+                                     'players = [2]\nminors = "all"\n[policies]\nseats = "random_legal"\n')
+    data = tmp_path / "d" / "data"
+    assert CliRunner().invoke(run, [str(tmp_path / "d.toml"), "--out", str(data), "--quiet"]).exit_code == 0
+    files = build_report(data)
+    assert files.summary.read_text(encoding="utf-8").splitlines()[:3] == [
+        "# Balance report: d", "", "Does seat 1 win too often?"]
+    assert "<p class='description'>Does seat 1 win too often?</p>" in files.index.read_text(encoding="utf-8")

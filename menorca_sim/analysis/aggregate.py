@@ -87,6 +87,23 @@ class Dataset:
         return str(named or self.path.parent.name)
 
     @property
+    def description(self) -> str:
+        return str(self.manifest.get("description") or "")
+
+    @property
+    def incomplete(self) -> str | None:
+        """A sentence saying the dataset is not the whole experiment (its run stopped, or
+        died before it could say), or None when the manifest says it is complete (or
+        there is no manifest: a dataset made by other means)."""
+        status = self.manifest.get("status")
+        if status in (None, "complete"):
+            return None
+        have, total = self.games.height, self.manifest.get("total_games", "?")
+        how = "stopped" if status == "stopped" else "did not finish (it was interrupted)"
+        return (f"Incomplete dataset: its run {how} with {have} of {total} games; "
+                f"`menorca-sim run EXPERIMENT --out {self.path} --resume` completes it.")
+
+    @property
     def planned_variants(self) -> list[str]:
         """Variant names in the experiment file's order, as the manifest's plan lists them."""
         plan = self.manifest.get("experiment")
@@ -547,6 +564,8 @@ class Analysis:
     populations: list[str]
     tables: dict[str, pl.DataFrame]
     comparisons: list[stats.Comparison] = field(default_factory=list)
+    description: str = ""  # the experiment's own words on what it asks
+    incomplete: str | None = None  # Dataset.incomplete
 
     @property
     def significant(self) -> list[stats.Comparison]:
@@ -611,4 +630,5 @@ def analyse(ds: Dataset, seed: int = 0, market_top: int | None = None) -> Analys
     ]
     comparisons = [c for c in comparisons if not np.isnan(c.p_value)]  # too few games to test: no test
     stats.apply_holm(comparisons)
-    return Analysis(ds.experiment, ds.manifest, variants, populations, tables, comparisons)
+    return Analysis(ds.experiment, ds.manifest, variants, populations, tables, comparisons,
+                    description=ds.description, incomplete=ds.incomplete)

@@ -11,6 +11,7 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 from matplotlib.figure import Figure
+from matplotlib.ticker import MaxNLocator
 
 PERCENT = 100
 COLOURS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f")
@@ -18,12 +19,17 @@ COLOURS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e
 
 def _save(fig: Figure, path: Path) -> Path:
     fig.tight_layout()
-    fig.savefig(path, dpi=110)
+    fig.savefig(path, dpi=110, bbox_inches="tight")  # the whole figure: no label clipped at an edge
     return path
 
 
-def _variant_label(variant: str) -> str:
-    return variant or "all games"
+def _series(table: pl.DataFrame) -> pl.DataFrame:
+    """`table` with a `series` column naming its variant and population (the groups a
+    chart draws apart); "all games" where the experiment has neither."""
+    parts = [c for c in ("variant", "population") if c in table.columns and table[c].n_unique() > 1]
+    if not parts:
+        return table.with_columns(series=pl.lit("all games"))
+    return table.with_columns(series=pl.concat_str(parts, separator=", "))
 
 
 def _errors(df: pl.DataFrame, name: str, scale: float = 1) -> np.ndarray:
@@ -37,17 +43,18 @@ def seat_win_share(table: pl.DataFrame, path: Path) -> Path | None:
     fair share 1/N as a dashed line."""
     if table.is_empty():
         return None
+    table = _series(table)
     counts = table["players"].unique().sort().to_list()
-    variants = table["variant"].unique().sort().to_list()
+    series = table["series"].unique().sort().to_list()
     fig = Figure(figsize=(4.2 * len(counts), 4))
     for k, players in enumerate(counts):
         ax = fig.add_subplot(1, len(counts), k + 1)
-        for v, variant in enumerate(variants):
-            rows = table.filter((pl.col("players") == players) & (pl.col("variant") == variant))
-            offset = (v - (len(variants) - 1) / 2) * 0.12
+        for v, name in enumerate(series):
+            rows = table.filter((pl.col("players") == players) & (pl.col("series") == name))
+            offset = (v - (len(series) - 1) / 2) * 0.12
             ax.errorbar(rows["seat"].to_numpy() + offset, rows["win_share"].to_numpy() * PERCENT,
                         yerr=_errors(rows, "win_share", PERCENT), fmt="o", capsize=4,
-                        color=COLOURS[v % len(COLOURS)], label=_variant_label(variant))
+                        color=COLOURS[v % len(COLOURS)], label=name)
         ax.axhline(PERCENT / players, linestyle="--", color="grey", label=f"fair share (1/{players})")
         ax.set_xticks(range(1, players + 1))
         ax.set_title(f"{players} players")
@@ -58,25 +65,34 @@ def seat_win_share(table: pl.DataFrame, path: Path) -> Path | None:
     return _save(fig, path)
 
 
-def heatmap(table: pl.DataFrame, value: str, title: str, label: str, path: Path) -> Path | None:
-    """A minor draw × player count grid (one column per variant and player count)
-    coloured and annotated by `value`."""
+def heatmap(table: pl.DataFrame, value: str, title: str, label: str, path: Path,
+            centred: bool = False) -> Path | None:
+    """A minor draw × player count grid (one column per variant, population and player
+    count) coloured and annotated by `value`; `centred`: a deviation whose colours are
+    symmetric around 0 (so that 2- and 3-player columns are judged on one scale)."""
     if table.is_empty():
         return None
-    columns = table.select("variant", "players").unique().sort("variant", "players").rows()
+    table = _series(table)
+    columns = table.select("series", "players").unique().sort("series", "players").rows()
     draws = table["draw"].unique().sort().to_list()
     grid = np.full((len(draws), len(columns)), np.nan)
     for row in table.iter_rows(named=True):
-        grid[draws.index(row["draw"]), columns.index((row["variant"], row["players"]))] = row[value]
+        grid[draws.index(row["draw"]), columns.index((row["series"], row["players"]))] = row[value]
     fig = Figure(figsize=(2.2 + 1.6 * len(columns), 1.6 + 0.7 * len(draws)))
     ax = fig.add_subplot()
-    image = ax.imshow(grid, cmap="viridis", aspect="auto")
+    if centred:
+        span = float(np.nanmax(np.abs(grid))) or 1.0
+        image = ax.imshow(grid, cmap="RdBu_r", vmin=-span, vmax=span, aspect="auto")
+        dark = np.abs(grid) > span / 2
+    else:
+        image = ax.imshow(grid, cmap="viridis", aspect="auto")
+        dark = grid < np.nanmean(grid)
     for (r, c), x in np.ndenumerate(grid):
         if not np.isnan(x):
-            ax.text(c, r, f"{x:.3g}", ha="center", va="center", color="white" if x < np.nanmean(grid) else "black")
-    several_variants = len({v for v, _ in columns}) > 1
-    ax.set_xticks(range(len(columns)), [f"{_variant_label(v)}\n{p} players" if several_variants else
-                                        f"{p} players" for v, p in columns])
+            ax.text(c, r, f"{x:+.3g}" if centred else f"{x:.3g}", ha="center", va="center",
+                    color="white" if dark[r, c] else "black")
+    several = len({v for v, _ in columns}) > 1
+    ax.set_xticks(range(len(columns)), [f"{v}\n{p} players" if several else f"{p} players" for v, p in columns])
     ax.set_yticks(range(len(draws)), draws)
     ax.set_xlabel("player count")
     ax.set_ylabel("minors drawn")
@@ -92,16 +108,19 @@ def legacy_price_value(table: pl.DataFrame, path: Path) -> Path | None:
         return None
     fig = Figure(figsize=(7, 6))
     ax = fig.add_subplot()
-    groups = table.select("variant", "players").unique().sort("variant", "players").rows()
-    for g, (variant, players) in enumerate(groups):
-        rows = table.filter((pl.col("variant") == variant) & (pl.col("players") == players))
-        label = f"{players} players" + (f", {variant}" if variant else "")
+    table = _series(table)
+    groups = table.select("series", "players").unique().sort("series", "players").rows()
+    for g, (name, players) in enumerate(groups):
+        rows = table.filter((pl.col("series") == name) & (pl.col("players") == players))
+        label = f"{players} players" + (f", {name}" if name != "all games" else "")
         ax.errorbar(rows["price"].to_numpy(), rows["income_earned"].to_numpy(), xerr=_errors(rows, "price"),
                     yerr=_errors(rows, "income_earned"), fmt="o", capsize=3, color=COLOURS[g % len(COLOURS)],
                     label=label)
         for legacy, x, y in rows.select("legacy", "price", "income_earned").iter_rows():
             ax.annotate(legacy, (x, y), textcoords="offset points", xytext=(5, 5), fontsize="small")
-    top = float(np.nanmax(table.select(pl.max_horizontal("price_high", "income_earned_high")).to_numpy())) * 1.05
+    # the intervals' tops where there are intervals (a legacy sold once has none)
+    top = float(np.nanmax(table.select(pl.max_horizontal("price", "income_earned", "price_high",
+                                                         "income_earned_high")).to_numpy())) * 1.05
     ax.plot([0, top], [0, top], linestyle="--", color="grey", label="break-even (income = price)")
     ax.set_xlim(0, top)
     ax.set_ylim(0, top)
@@ -117,15 +136,16 @@ def ratings(table: pl.DataFrame, column: str, path: Path) -> Path | None:
     when no strategy has a finite rating, e.g. a single strategy at every table)."""
     if not table["strength"].is_finite().any():
         return None
-    variants = table["variant"].unique().sort().to_list()
+    table = _series(table.filter(pl.col("strength").is_finite()))
+    variants = table["series"].unique().sort().to_list()
     names = table.group_by(column).agg(pl.col("strength").mean()).sort("strength")[column].to_list()
     fig = Figure(figsize=(7, 1.5 + 0.45 * len(names) * len(variants)))
     ax = fig.add_subplot()
-    for v, variant in enumerate(variants):
-        rows = table.filter(pl.col("variant") == variant)
+    for v, name in enumerate(variants):
+        rows = table.filter(pl.col("series") == name)
         y = np.array([names.index(n) for n in rows[column].to_list()]) + (v - (len(variants) - 1) / 2) * 0.2
         ax.errorbar(rows["strength"].to_numpy(), y, xerr=_errors(rows, "strength"), fmt="o", capsize=4,
-                    color=COLOURS[v % len(COLOURS)], label=_variant_label(variant))
+                    color=COLOURS[v % len(COLOURS)], label=name)
     ax.axvline(0, linestyle="--", color="grey")
     ax.set_yticks(range(len(names)), names)
     ax.set_xlabel("Bradley-Terry strength (log-odds against the average, 0 = average)")
@@ -140,15 +160,17 @@ def length_histogram(table: pl.DataFrame, path: Path) -> Path | None:
     """Distribution of operating rounds played per game, one panel per player count."""
     if table.is_empty():
         return None
+    table = _series(table)
     counts = table["players"].unique().sort().to_list()
-    variants = table["variant"].unique().sort().to_list()
+    variants = table["series"].unique().sort().to_list()
     fig = Figure(figsize=(4.5 * len(counts), 3.8))
     for k, players in enumerate(counts):
         ax = fig.add_subplot(1, len(counts), k + 1)
-        for v, variant in enumerate(variants):
-            rows = table.filter((pl.col("players") == players) & (pl.col("variant") == variant)).sort("ors")
+        for v, name in enumerate(variants):
+            rows = table.filter((pl.col("players") == players) & (pl.col("series") == name)).sort("ors")
             ax.step(rows["ors"].to_numpy(), rows["share"].to_numpy() * PERCENT, where="mid",
-                    color=COLOURS[v % len(COLOURS)], label=_variant_label(variant))
+                    color=COLOURS[v % len(COLOURS)], label=name)
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))  # rounds are whole numbers
         ax.set_title(f"{players} players")
         ax.set_xlabel("operating rounds played (ORs)")
         ax.set_ylabel("games (%)")
@@ -162,17 +184,18 @@ def end_reasons(table: pl.DataFrame, path: Path) -> Path | None:
     """Share of games per end reason, stacked, one bar per variant and player count."""
     if table.is_empty():
         return None
-    bars = table.select("variant", "players").unique().sort("variant", "players").rows()
+    table = _series(table)
+    bars = table.select("series", "players").unique().sort("series", "players").rows()
     reasons = table["end_reason"].unique(maintain_order=True).to_list()
     fig = Figure(figsize=(2.5 + 1.2 * len(bars), 4.5))
     ax = fig.add_subplot()
     bottom = np.zeros(len(bars))
     for r, reason in enumerate(reasons):
-        share = np.array([table.filter((pl.col("variant") == v) & (pl.col("players") == p)
+        share = np.array([table.filter((pl.col("series") == v) & (pl.col("players") == p)
                                        & (pl.col("end_reason") == reason))["share"].sum() for v, p in bars])
         ax.bar(range(len(bars)), share * PERCENT, bottom=bottom, color=COLOURS[r % len(COLOURS)], label=reason)
         bottom += share * PERCENT
-    ax.set_xticks(range(len(bars)), [f"{p} players" + (f"\n{v}" if v else "") for v, p in bars])
+    ax.set_xticks(range(len(bars)), [f"{p} players" + (f"\n{v}" if v != "all games" else "") for v, p in bars])
     ax.set_ylabel("games (%)")
     ax.set_xlabel("player count")
     ax.set_title("How games end")
@@ -194,10 +217,11 @@ def variant_differences(table: pl.DataFrame, path: Path, most: int = 12) -> Path
     baseline = table["baseline"][0]
     for k, metric in enumerate(metrics):
         ax = fig.add_subplot(rows_n, cols, k + 1)
-        rows = table.filter(pl.col("metric") == metric).sort("variant", "players")
+        rows = table.filter(pl.col("metric") == metric).sort("variant", "population", "players")
         share = metric.startswith("share of") or metric.endswith("win share")
         scale = PERCENT if share else 1
-        labels = [f"{v}\n{p}p" for v, p in rows.select("variant", "players").rows()]
+        labels = [f"{v}\n{pop + ', ' if pop else ''}{p}p"
+                  for v, pop, p in rows.select("variant", "population", "players").rows()]
         ax.errorbar(range(rows.height), rows["difference"].to_numpy() * scale,
                     yerr=_errors(rows, "difference", scale), fmt="o", capsize=4)
         ax.axhline(0, linestyle="--", color="grey")

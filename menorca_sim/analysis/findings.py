@@ -39,41 +39,64 @@ class Finding:
 def dead_content(a: Analysis) -> list[Finding]:
     """Companies never or rarely started or floated, legacies never sold above their
     minimum, endings never reached, companies pinned at the market's top: each with
-    its rate and interval over every player count and population where it holds."""
+    its rate and interval over every player count and population where it holds, and
+    one sentence for what holds in every variant alike."""
     t = a.tables
-    out: list[Finding] = []
+    found: dict[tuple, dict[str, Finding]] = defaultdict(dict)  # (kind, subject) -> variant -> finding
     companies = t["variant_companies"]
     for variant, company, rows in _by(companies, "company"):
         start = _pooled(rows, "start_rate")
         if start[0] <= RARE:
-            out.append(Finding(f"{_in(a, variant)}{company} is {_never(start[0])} started: {_rate(start)} of "
-                               f"the {start[3]} games it is in play{_where(a, rows, companies, variant, company)}",
-                               f"{company}'s start rules, par and home"))
+            found["start", company][variant] = Finding(
+                f"{company} is {_never(start[0])} started: {_rate(start)} of the {start[3]} games it is in play"
+                f"{_where(a, companies, variant, company)}", f"{company}'s start rules, par and home")
             continue
         floats = _pooled(rows, "float_rate")
         if floats[0] <= RARE:
-            out.append(Finding(f"{_in(a, variant)}{company} is started but {_never(floats[0])} floats: "
-                               f"{_rate(floats)} of its {floats[3]} games",
-                               f"what {company} needs before it operates, and its capital"))
-    prices = t["auction_prices"]
-    for variant, legacy, rows in _by(prices, "legacy"):
+            found["float", company][variant] = Finding(
+                f"{company} is started but {_never(floats[0])} floats: {_rate(floats)} of its {floats[3]} games",
+                f"what {company} needs before it operates, and its capital")
+    for variant, legacy, rows in _by(t["auction_prices"], "legacy"):
         above = _pooled(rows, "above_min_rate")
         if above[0] <= RARE:
-            out.append(Finding(f"{_in(a, variant)}{legacy} {_never(above[0])} sells above its minimum price: "
-                               f"{_rate(above)} of {above[3]} sales", f"{legacy}'s price"))
-    ends = t["end_reasons"].filter(pl.col("end_reason") != "cap")
-    for variant, reason, rows in _by(ends, "end_reason"):
+            found["price", legacy][variant] = Finding(
+                f"{legacy} {_never(above[0])} sells above its minimum price: {_rate(above)} of {above[3]} sales",
+                f"{legacy}'s price")
+    for variant, reason, rows in _by(t["end_reasons"].filter(pl.col("end_reason") != "cap"), "end_reason"):
         share = _pooled(rows, "share")
         if share[0] <= RARE:
-            out.append(Finding(f"{_in(a, variant)}{_never(share[0]).capitalize()} does a game end by "
-                               f"{reason}: {_rate(share)} of {share[3]} games", _ENDING_LOOK[reason]))
+            found["end", reason][variant] = Finding(
+                f"{_never(share[0]).capitalize()} does a game end by {reason}: {_rate(share)} of {share[3]} games",
+                _ENDING_LOOK[reason])
     edges = t.get("company_edges")
     for variant, company, rows in _by(edges, "company") if edges is not None else ():
         top = _pooled(rows, "top_rate")
         if top[0] >= 1 - RARE * 10:  # half of its games or more
-            out.append(Finding(f"{_in(a, variant)}{company} ends at the market's top value in {_rate(top)} of "
-                               f"the {top[3]} games it starts", "the market's top rows and the payout rule"))
-    return out
+            found["top", company][variant] = Finding(
+                f"{company} ends at the market's top value in {_rate(top)} of the {top[3]} games it starts",
+                "the market's top rows and the payout rule")
+    return [f for by_variant in found.values() for f in _fold_variants(a, by_variant)]
+
+
+def _fold_variants(a: Analysis, by_variant: dict[str, Finding]) -> list[Finding]:
+    """One finding per variant it holds in, or one for all of them, told with the
+    baseline's figures (and that the others' differ, where they do)."""
+    if len(a.variants) == 1:
+        return list(by_variant.values())
+    if len(by_variant) < len(a.variants):
+        return [Finding(f"In variant {v}: {f.text}", f.look_at) for v, f in by_variant.items()]
+    base = by_variant.get(baseline_variant_of(a), next(iter(by_variant.values())))
+    alike = len({f.text for f in by_variant.values()}) == 1
+    return [Finding(f"In every variant{' alike' if alike else ''}: {base.text}"
+                    + ("" if alike else f" (variant {baseline_variant_of(a)}; the others differ a little)"),
+                    base.look_at)]
+
+
+def baseline_variant_of(a: Analysis) -> str:
+    """The experiment's first variant (its file's order, as the manifest's plan lists it)."""
+    plan = a.manifest.get("experiment")
+    planned = [v.get("name") for v in plan.get("variants", [])] if isinstance(plan, dict) else []
+    return next((v for v in planned if v in a.variants), a.variants[0])
 
 
 _ENDING_LOOK = {"bank": "the bank's size", "bankruptcy": "what drives a company's price to the bottom",
@@ -108,7 +131,7 @@ def _pct(x: float) -> str:
     return f"{100 * x:.0f}" if x == 0 or x >= 0.01 else f"{100 * x:.1f}"
 
 
-def _where(a: Analysis, rows: pl.DataFrame, table: pl.DataFrame, variant: str, company: str) -> str:
+def _where(a: Analysis, table: pl.DataFrame, variant: str, company: str) -> str:
     """Where a company is dead only in some player counts or populations, which."""
     every = table.filter((pl.col("variant") == variant) & (pl.col("company") == company))
     dead = every.filter(pl.col("start_rate") <= RARE)
@@ -120,10 +143,6 @@ def _where(a: Analysis, rows: pl.DataFrame, table: pl.DataFrame, variant: str, c
 def _group_name(a: Analysis, row: dict) -> str:
     name = f"{row['players']} players"
     return f"{name} among {row['population']}" if len(a.populations) > 1 else name
-
-
-def _in(a: Analysis, variant: str) -> str:
-    return f"In variant {variant}: " if len(a.variants) > 1 else ""
 
 
 # --- findings -------------------------------------------------------------------------------

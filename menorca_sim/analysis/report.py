@@ -4,6 +4,7 @@ is significant at the 5 % level after Holm correction across all the report's
 comparisons, one plain sentence each."""
 from __future__ import annotations
 
+import base64
 import html
 import math
 from dataclasses import dataclass, field
@@ -147,8 +148,9 @@ def _sections(a: Analysis, out: Path) -> list[Section]:
                 chart(charts.heatmap(t["draw_summary"], "ors", "Mean operating rounds per game by minor draw",
                                      "operating rounds per game (ORs)", out / CHART_FILES["draw_length"])) +
                 chart(charts.heatmap(t["draw_seat"].filter(pl.col("seat") == 1).with_columns(
-                    pl.col("win_share") * charts.PERCENT), "win_share", "Seat 1 win share by minor draw",
-                    "seat 1 win share (%)", out / CHART_FILES["draw_seat1"]))),
+                    edge=(pl.col("win_share") - pl.col("fair")) * charts.PERCENT), "edge",
+                    "Seat 1 win share above its fair share, by minor draw",
+                    "seat 1 win share - fair share (points)", out / CHART_FILES["draw_seat1"], centred=True))),
         Section("strategies", "Strategies", "Do some policies or auction strategies win more than their fair "
                 "share? Seats are rotated by the experiment, so a seat's advantage does not favour a strategy. "
                 "Ratings pool every table of a variant (a game with k players counts as its pairs of "
@@ -319,6 +321,12 @@ th{background:#f0f0f0}td{text-align:right}img{max-width:100%;display:block;margi
 .question{font-style:italic}.findings li{margin:0.3em 0}.partial{background:#fde8e8;padding:0.5em}"""
 
 
+def _warnings(a: Analysis, partial: str | None) -> list[str]:
+    """What the reader must know before anything else: the dataset is incomplete, or
+    only its sound part was read (`--allow-partial`)."""
+    return [w for w in (a.incomplete, partial) if w]
+
+
 def _single_keys(a: Analysis) -> tuple[str, ...]:
     """The key columns with one value in the whole experiment: not worth a column."""
     return tuple(k for k, values in (("variant", a.variants), ("population", a.populations)) if len(values) == 1)
@@ -329,7 +337,8 @@ def _html(a: Analysis, sections: list[Section], partial: str | None) -> str:
     parts = [f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>Balance report: "
              f"{html.escape(a.experiment)}</title><style>{STYLE}</style></head><body>",
              f"<h1>Balance report: {html.escape(a.experiment)}</h1>",
-             *([f"<p class='partial'><strong>{html.escape(partial)}</strong></p>"] if partial else []),
+             *[f"<p class='partial'><strong>{html.escape(line)}</strong></p>" for line in _warnings(a, partial)],
+             *([f"<p class='description'>{html.escape(a.description)}</p>"] if a.description else []),
              f"<p>{html.escape(evidence(a))}</p>",
              "<h2>Dead content</h2><ul class='findings'>",
              *[f"<li>{html.escape(line)}</li>" for line in dead(a)], "</ul>",
@@ -341,7 +350,8 @@ def _html(a: Analysis, sections: list[Section], partial: str | None) -> str:
              "</ul></nav>"]
     for s in sections:
         parts += [f"<h2 id='{s.key}'>{html.escape(s.title)}</h2>", f"<p class='question'>{html.escape(s.question)}</p>"]
-        parts += [f"<img src='{p.name}' alt='{html.escape(s.title)} chart'>" for p in s.charts]
+        parts += [f"<img src='data:image/png;base64,{base64.b64encode(p.read_bytes()).decode('ascii')}' "
+                  f"alt='{html.escape(s.title)} chart'>" for p in s.charts]  # one self-contained file
         parts += [f"<p>{html.escape(n)}</p>" for n in s.notes]
         for caption, table in s.tables:
             parts += [f"<h3>{html.escape(caption)}</h3>", _html_table(_display(table, single))]
@@ -351,7 +361,9 @@ def _html(a: Analysis, sections: list[Section], partial: str | None) -> str:
 
 def _markdown(a: Analysis, sections: list[Section], partial: str | None) -> str:
     single = _single_keys(a)
-    lines = [*([f"**{partial}**", ""] if partial else []), evidence(a), "",
+    lines = [*[line for w in _warnings(a, partial) for line in (f"**{w}**", "")],
+             f"# Balance report: {a.experiment}", "", *([a.description, ""] if a.description else []),
+             evidence(a), "",
              "## Dead content", "", *[f"- {line}" for line in dead(a)], "",
              "## Findings", "", *[f"- {line}" for line in findings(a)], "", _findings_note(a), "",
              f"Experiment: {a.experiment}. The dataset's manifest is at the end.", ""]
