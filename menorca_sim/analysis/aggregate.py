@@ -9,6 +9,7 @@ them all together with Holm."""
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -438,6 +439,58 @@ def errors(ds: Dataset) -> pl.DataFrame:
     return ds.scan("errors").group_by("variant", "error").agg(games=pl.len()).sort("games", descending=True).collect()
 
 
+PROBE = re.compile(r"^probe\(.*\b(start|legacy)=['\"]?([^,'\")]+)")  # policies/probe.py's specs
+
+
+def probe_effects(ds: Dataset) -> pl.DataFrame:
+    """Per probe (a seat forced to one thing: policies/probe.py), variant and player
+    count: the prober's win share in the games where its item is in play, against the
+    win share of the same seat on the same seeds in the reference population (the first
+    without a probe): the paired difference with its t interval and test."""
+    schema = {"variant": pl.String, "population": pl.String, "players": pl.Int64, "probe": pl.String,
+              "forces": pl.String, "item": pl.String, "pairs": pl.Int64, "win_share": pl.Float64,
+              "reference_win_share": pl.Float64, "change": pl.Float64, "change_low": pl.Float64,
+              "change_high": pl.Float64, "p_value": pl.Float64}
+    players = ds.players.join(ds.games.select("game_id", "variant", "cell", "seed", "minors"),
+                              on=["game_id", "variant"])
+    probers = players.filter(pl.col("policy").str.starts_with("probe("))
+    plain = [p for p in _planned_populations(ds) if p not in set(probers["population"])]
+    if probers.is_empty() or not plain:
+        return pl.DataFrame(schema=schema)
+    reference = players.filter(pl.col("population") == plain[0]).select(
+        "variant", "cell", "seed", "seat", "fingerprint", reference_win_share=pl.col("win_share"))
+    sold = ds.scan("auctions").select("game_id", "variant", "legacy").collect()
+    rows = []
+    for (variant, population, n, spec), group in probers.group_by("variant", "population", "players", "policy",
+                                                                   maintain_order=True):
+        match = PROBE.match(spec)
+        if match is None:
+            continue
+        forces, item = match.groups()
+        if forces == "legacy":  # the games where the legacy was in play (every legacy in play is sold)
+            group = group.join(sold.filter(pl.col("legacy") == item).select("game_id", "variant"),
+                               on=["game_id", "variant"])
+        elif item in set(ds.games["minors"].explode()):  # a minor is in play only where it was drawn
+            group = group.filter(pl.col("minors").list.contains(item))
+        both = group.join(reference, on=["variant", "cell", "seed", "seat"], suffix=" [ref]")
+        if both.is_empty():
+            continue
+        distinct = both.select("fingerprint", "fingerprint [ref]").n_unique() / both.height
+        d = stats.paired_difference(both["win_share"].to_numpy(), both["reference_win_share"].to_numpy(),
+                                    units=both.height * distinct)
+        rows.append((variant, population, n, spec, forces, item, both.height, float(both["win_share"].mean()),
+                     float(both["reference_win_share"].mean()), d.mean, d.low, d.high, d.p_value))
+    return pl.DataFrame(rows, schema=schema, orient="row")
+
+
+def _planned_populations(ds: Dataset) -> list[str]:
+    """Population names in the experiment file's order, as the manifest's plan lists them."""
+    plan = ds.manifest.get("experiment")
+    planned = [p.get("name") for p in plan.get("populations", [])] if isinstance(plan, dict) else []
+    present = ds.games["population"].unique().to_list()
+    return [p for p in planned if p in present] or sorted(present)
+
+
 def _per_game_metrics(ds: Dataset) -> pl.DataFrame:
     """One row per game with every metric the variant comparison pairs: length, bank,
     end reason (0/1), each seat's win share and each company's revenue and floating."""
@@ -531,6 +584,18 @@ def _difference_comparisons(df: pl.DataFrame) -> list[stats.Comparison]:
     return out
 
 
+def _probe_comparisons(df: pl.DataFrame) -> list[stats.Comparison]:
+    out = []
+    for row in df.iter_rows(named=True):
+        d, lo, hi = (100 * row[k] for k in ("change", "change_low", "change_high"))
+        out.append(stats.Comparison(
+            "probe", f"with {row['players']} players, {row['probe']}", row["change"], row["change_low"],
+            row["change_high"], 0.0, row["p_value"],
+            f"With {row['players']} players, {row['probe']} wins {d:+.0f} points ({lo:+.0f} to {hi:+.0f}) against "
+            f"the same seat on the same seeds without it.", row=row))
+    return out
+
+
 def _legacy_comparisons(df: pl.DataFrame, prefix: Callable[[dict], str]) -> list[stats.Comparison]:
     out = []
     for row in df.iter_rows(named=True):
@@ -604,6 +669,7 @@ def analyse(ds: Dataset, seed: int = 0, market_top: int | None = None) -> Analys
         "length_distribution": length_distribution(ds),
         "end_reasons": end_reasons(ds),
         "variant_differences": variant_differences(ds),
+        "probe_effects": probe_effects(ds),
         "errors": errors(ds),
     }
     if market_top is not None:
@@ -627,6 +693,7 @@ def analyse(ds: Dataset, seed: int = 0, market_top: int | None = None) -> Analys
             lambda r, col=col: f"{col.replace('_', ' ')} {r[col]}", prefix)],
         *_legacy_comparisons(tables["legacy_edge"], prefix),
         *_difference_comparisons(tables["variant_differences"]),
+        *_probe_comparisons(tables["probe_effects"]),
     ]
     comparisons = [c for c in comparisons if not np.isnan(c.p_value)]  # too few games to test: no test
     stats.apply_holm(comparisons)

@@ -166,6 +166,8 @@ def _fact(c: stats.Comparison) -> tuple:
         return ("legacy", r["variant"], r["players"], r["legacy"])
     if c.section == "variants":
         return ("variants", r["variant"], r["players"], r["metric"])
+    if c.section == "probe":
+        return ("probe", r["variant"], r["players"], r["probe"])
     return (c.section, r["variant"], r["players"], r[c.section])
 
 
@@ -198,7 +200,37 @@ def findings(a: Analysis) -> list[Finding]:
                                 "the same seat and minor draw, by", f"{key[3]}'s price, income or ability",
                                 points=True))
     out += _variant_findings(a, found)
+    out += [f for f in probe_verdicts(a).values() if f.label != NO_EFFECT]
     return out
+
+
+RAISES, LOWERS, NO_EFFECT = "blind spot", "weak", "no effect found"
+
+
+def probe_verdicts(a: Analysis) -> dict[tuple, Finding]:
+    """Each probe's verdict (its label), by (variant, players, probe): forcing the item
+    raised the prober's win share against the same seat on the same seeds (RAISES: the
+    players miss it), lowered it (LOWERS: the content is weak), or neither was found."""
+    out = {}
+    for key, by_pop in facts(a).items():
+        if key[0] != "probe":
+            continue
+        c = next(iter(by_pop.values()))
+        verdict = NO_EFFECT if not c.significant else RAISES if c.estimate > 0 else LOWERS
+        r = c.row
+        what = f"taking {r['item']}'s first certificate" if r["forces"] == "start" else f"buying {r['item']}"
+        meaning = {RAISES: f"the players miss it ({r['item']} is worth more than they think)",
+                   LOWERS: f"{r['item']} is weak", NO_EFFECT: "neither helps nor costs"}[verdict]
+        text = (f"{_in_variant(a, key[1])}In {key[2]}-player games, always {what} ({r['probe']}) changes the "
+                f"prober's win share by {100 * c.estimate:+.0f} points ({100 * c.low:+.0f} to {100 * c.high:+.0f}) "
+                f"against the same seat on the same seeds, over {r['pairs']} games: {meaning}")
+        look = f"{r['item']}'s price" if r["forces"] == "legacy" else f"{r['item']}'s start rules, par and capital"
+        out[key[1:]] = Finding(text, f"how the players value {r['item']}" if verdict == RAISES else look, verdict)
+    return out
+
+
+def _in_variant(a: Analysis, variant: str) -> str:
+    return f"In variant {variant}: " if len(a.variants) > 1 else ""
 
 
 def _seat_findings(a: Analysis, found: dict, all_facts: dict) -> list[Finding]:

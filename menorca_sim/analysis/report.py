@@ -21,7 +21,8 @@ CHART_FILES = {name: f"{name}.png" for name in (
     "seat_win_share", "draw_length", "draw_seat1", "auction_strategy_ratings", "policy_ratings",
     "legacy_price_value", "game_length", "end_reasons", "variant_differences")}
 """Every chart file the report may write; one left from an earlier report is removed."""
-RATE_COLUMNS = ("win_share", "share", "fair", "start_rate", "float_rate", "drop_rate", "zero_rate", "distinct_share")
+RATE_COLUMNS = ("win_share", "share", "fair", "start_rate", "float_rate", "drop_rate", "zero_rate", "distinct_share",
+                "reference_win_share", "change")
 DISTINCT_ENOUGH = 0.99  # below this share of distinct games the report warns that games repeat
 
 
@@ -202,6 +203,17 @@ def _sections(a: Analysis, out: Path) -> list[Section]:
             [("Paired differences against the baseline", t["variant_differences"])],
             chart(charts.variant_differences(t["variant_differences"],
                                              out / CHART_FILES["variant_differences"]))))
+    probes = t["probe_effects"]
+    if not probes.is_empty():
+        verdicts = find.probe_verdicts(a)
+        labels = [verdicts[k].label if k in verdicts else "not tested"
+                  for k in probes.select("variant", "players", "probe").rows()]
+        sections.insert(0, Section(
+            "probes", "Probes", "Is a piece of content weak, or do the players only miss it? One seat is forced "
+            "to take it (policies/probe.py); its win share is compared with the same seat's on the same seeds "
+            "without the probe: higher means a blind spot of the players, lower means the content is weak.",
+            [("Probes", probes.with_columns(verdict=pl.Series(labels, dtype=pl.String)))],
+            notes=[f.line() for f in verdicts.values()]))
     if len(a.populations) > 1:
         sections.insert(0, Section(
             "robustness", "Robustness across players", "Does each fact hold whoever plays? A fact is robust "
