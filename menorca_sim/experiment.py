@@ -23,6 +23,10 @@ one line: `file: key: problem`.
     # seats = "heuristic(temperature=0.1)"
     # [populations.mixed]
     # pool = ["heuristic_aggressive", "heuristic_cautious", "heuristic"]
+    [sweep]                             # optional: a variant per value (two keys: per pair),
+    "legacies.L9.price" = {from = 100, to = 180, step = 20}   # or {values = [100, 150]};
+    "setup.legacies" = "fixed"          # a plain value: set for every point
+    # or several named ones: [sweeps.L9] ..., [sweeps.L8] ...
     [overrides]                         # dotted ruleset keys, for every variant
     [variants.bonus20]                  # optional: the same games with these overrides
     "markers.market_bonus" = 20
@@ -42,7 +46,7 @@ from menorca_sim.rules.reader import Table
 from menorca_sim.seeding import CellKey, game_seed, seating_rng
 
 KEYS = {"name", "description", "ruleset", "overrides", "players", "minors", "games", "seed",
-        "seating", "policies", "populations", "variants"}
+        "seating", "policies", "populations", "variants", "sweep", "sweeps"}
 SEATINGS = ("rotate", "random")
 
 
@@ -69,6 +73,13 @@ class Variant:
     name: str  # "" when the experiment has no variants
     overrides: dict[str, Any]  # the experiment's overrides, then the variant's
     ruleset_sha256: str
+
+
+@dataclass(frozen=True)
+class Sweep:
+    name: str  # "" for [sweep], else its [sweeps.NAME]
+    keys: tuple[str, ...]  # the swept ruleset keys (one or two)
+    points: tuple[str, ...]  # the names of its variants, one per value (or pair of values)
 
 
 @dataclass(frozen=True)
@@ -104,6 +115,7 @@ class Experiment:
     variants: tuple[Variant, ...]
     populations: tuple[Population, ...]
     description: str = ""  # what the study asks, for the report's header (not part of the plan)
+    sweeps: tuple[Sweep, ...] = ()  # variants made by [sweep] / [sweeps.NAME]
 
     @property
     def total_games(self) -> int:
@@ -141,6 +153,7 @@ class Experiment:
             "populations": [{"name": pop.name, "arrangements": {str(p): [list(a) for a in opts]
                                                                 for p, opts in pop.arrangements.items()}}
                             for pop in self.populations],
+            "sweeps": [{"name": sw.name, "keys": list(sw.keys), "points": list(sw.points)} for sw in self.sweeps],
         }
 
 
@@ -190,7 +203,7 @@ def _parse(t: Table, folder: Path, games_override: int | None, check_policy: Pol
     seed = t.int("seed", minimum=0)
     seating = t.str("seating", "rotate", choices=SEATINGS)
     base = _overrides(t, "overrides", t.raw("overrides", {}))
-    ruleset, variants = _variants(t, ruleset_path, base)
+    ruleset, variants, sweeps = _variants(t, ruleset_path, base)
     players = _players(t, ruleset)
     every_draw = list(itertools.combinations(ruleset.minors, ruleset.setup.minors_in_play))
     cells = tuple(Cell(p, m, (p, _draw_number(every_draw, m)))
@@ -206,7 +219,7 @@ def _parse(t: Table, folder: Path, games_override: int | None, check_policy: Pol
                                           f"{p} players{where} (seating = \"rotate\" plays each equally often)")
     return Experiment(name=name, file=t.file, ruleset_path=ruleset_path, seed=seed, games=games,
                       seating=seating, cells=cells, variants=variants, populations=populations,
-                      description=description)
+                      description=description, sweeps=sweeps)
 
 
 def _populations(t: Table, players: tuple[int, ...], check_policy: PolicyCheck | None) -> tuple[Population, ...]:
@@ -236,22 +249,78 @@ def _overrides(t: Table, key: str, value: Any) -> dict[str, Any]:
     return flat
 
 
-def _variants(t: Table, ruleset_path: str | None, base: dict[str, Any]) -> tuple[Ruleset, tuple[Variant, ...]]:
-    """Load the ruleset plain, with the common overrides, then once per variant, so
-    that each problem is reported at the key that causes it."""
+def _variants(t: Table, ruleset_path: str | None,
+              base: dict[str, Any]) -> tuple[Ruleset, tuple[Variant, ...], tuple[Sweep, ...]]:
+    """Load the ruleset plain, with the common overrides, then once per variant (the
+    named ones, then a sweep's points), so that each problem is reported at the key
+    that causes it."""
     raw = t.raw("variants", {})
     if not isinstance(raw, dict):
         raise t.fail("variants", "expected a table of named override tables")
     _load_ruleset(t, "ruleset", ruleset_path, {})
     ruleset = _load_ruleset(t, "overrides", ruleset_path, base)
-    if not raw:
-        return ruleset, (Variant(0, "", base, ruleset.sha256),)
+    named = [(f"variants.{name}", name, _overrides(t, f"variants.{name}", value)) for name, value in raw.items()]
+    sweeps, points = _sweeps(t)
+    if not named and not points:
+        return ruleset, (Variant(0, "", base, ruleset.sha256),), ()
     variants = []
-    for index, (name, value) in enumerate(raw.items()):
-        key = f"variants.{name}"
-        overrides = {**base, **_overrides(t, key, value)}
+    for index, (key, name, own) in enumerate(named + points):
+        if name in {v.name for v in variants}:
+            raise t.fail(key, f"variant {name!r} is named twice")
+        overrides = {**base, **own}
         variants.append(Variant(index, name, overrides, _load_ruleset(t, key, ruleset_path, overrides).sha256))
-    return ruleset, tuple(variants)
+    return ruleset, tuple(variants), sweeps
+
+
+def _sweeps(t: Table) -> tuple[tuple[Sweep, ...], list[tuple[str, str, dict[str, Any]]]]:
+    """[sweep] or [sweeps.NAME]: a variant per value of its swept key (per pair of values
+    of two keys), named "key=value"; a key given a plain value is set at every point."""
+    if "sweep" in t.data and "sweeps" in t.data:
+        raise t.fail("sweeps", "give either [sweep] or named [sweeps.NAME] tables, not both")
+    if "sweep" in t.data:
+        tables = {"": ("sweep", t.raw("sweep"))}
+    else:
+        raw = t.raw("sweeps", {})
+        if not isinstance(raw, dict) or not all(isinstance(v, dict) for v in raw.values()):
+            raise t.fail("sweeps", "expected named tables, e.g. [sweeps.L9] \"legacies.L9.price\" = {from = 100, "
+                                   "to = 180, step = 20}")
+        tables = {name: (f"sweeps.{name}", value) for name, value in raw.items()}
+    sweeps, points = [], []
+    for name, (where, table) in tables.items():
+        if not isinstance(table, dict):
+            raise t.fail(where, "expected a table of ruleset keys")
+        swept = {k: _sweep_values(t, f"{where}.{k}", v) for k, v in table.items() if isinstance(v, dict)}
+        fixed = {k: v for k, v in table.items() if not isinstance(v, dict)}
+        if not 1 <= len(swept) <= 2:
+            raise t.fail(where, f"sweep one or two keys (a {{from, to, step}} or {{values}} table each), "
+                                f"got {len(swept)}")
+        names = []
+        for values in itertools.product(*swept.values()):
+            at = dict(zip(swept, values))
+            label = ", ".join(f"{k}={v}" for k, v in at.items())
+            names.append(f"{name}: {label}" if name else label)
+            points.append((where, names[-1], {**fixed, **at}))
+        sweeps.append(Sweep(name, tuple(swept), tuple(names)))
+    return tuple(sweeps), points
+
+
+def _sweep_values(t: Table, key: str, spec: dict) -> list[Any]:
+    """{values = [...]} or {from, to, step} (to included when a step lands on it)."""
+    if set(spec) == {"values"}:
+        values = spec["values"]
+        if not isinstance(values, list) or not values:
+            raise t.fail(key, "values must be a non-empty list")
+        return values
+    if set(spec) != {"from", "to", "step"}:
+        raise t.fail(key, "expected {from, to, step} or {values = [...]}")
+    start, stop, step = spec["from"], spec["to"], spec["step"]
+    if not all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in (start, stop, step)) or step <= 0 \
+            or stop < start:
+        raise t.fail(key, f"expected numbers with from <= to and step > 0, got {spec}")
+    count = int((stop - start) / step + 1e-9) + 1
+    values = [start + i * step for i in range(count)]
+    whole = all(isinstance(x, int) for x in (start, stop, step))
+    return values if whole else [round(v, 10) for v in values]
 
 
 def _load_ruleset(t: Table, key: str, path: str | None, overrides: dict[str, Any]) -> Ruleset:

@@ -99,3 +99,12 @@ def test_grant_certificate_gives_an_unmarked_certificate_at_auction():
             markers += 1
             act(game, "place_market_marker", offboard="Palma")
     assert markers == 5  # the granted certificate was not one of the five marked ones
+
+
+def test_seat_cash_adds_to_a_seats_starting_cash_out_of_the_bank():
+    from engine_helpers import load_ruleset_with
+
+    plain = new_game(players=2, seed=3)
+    game = new_game(players=2, seed=3, ruleset=load_ruleset_with({"player_counts.0.seat_cash.1": 30}))
+    assert [game.player_state(p)["cash"] for p in range(2)] == [420, 450]
+    assert game.state()["bank"] == plain.state()["bank"] - 30

@@ -143,7 +143,7 @@ BAD = [
     (GOOD.replace('name = "study"\n', ""), "exp.toml: name: missing"),
     (GOOD.replace('name = "study"', 'name = "a/b"'), "exp.toml: name: 'a/b' cannot name a folder (no '/', no leading '.')"),
     (good("gmaes = 3\n"), "exp.toml: gmaes: unknown key (expected one of: description, games, minors, name, "
-                           "overrides, players, policies, populations, ruleset, seating, seed, variants)"),
+                           "overrides, players, policies, populations, ruleset, seating, seed, sweep, sweeps, variants)"),
     (GOOD.replace("games = 6", "games = 0"), "exp.toml: games: expected a positive integer, got 0"),
     (GOOD.replace("games = 6", "games = 8"), 'exp.toml: games: 8 is not a multiple of 6, the number of seatings of '
                                               '3 players (seating = "rotate" plays each equally often)'),
@@ -245,3 +245,44 @@ def test_bad_populations_are_named(tmp_path, tables, problem):
     with pytest.raises(ExperimentError) as err:
         load_experiment(write(tmp_path, text))
     assert str(err.value).startswith(problem)
+
+
+SWEEP = GOOD + """
+[variants.base]
+[sweep]
+"legacies.L9.price" = {from = 100, to = 180, step = 40}
+"markers.market_bonus" = {values = [0, 20]}
+"auction.price_drop" = 10
+"""
+
+
+def test_a_sweep_is_a_variant_per_point_on_the_same_seeds(tmp_path):
+    exp = load_experiment(write(tmp_path, SWEEP))
+    names = [v.name for v in exp.variants]
+    assert names[0] == "base" and len(names) == 1 + 3 * 2
+    assert names[1] == "legacies.L9.price=100, markers.market_bonus=0"
+    point = exp.variants[-1].overrides
+    assert point == {"legacies.L9.price": 180, "markers.market_bonus": 20, "auction.price_drop": 10}
+    assert [(s.name, s.keys, len(s.points)) for s in exp.sweeps] == [
+        ("", ("legacies.L9.price", "markers.market_bonus"), 6)]
+    per = len(exp.cells) * exp.games
+    assert [exp.game(i).seed for i in range(per)] == [exp.game(i + 6 * per).seed for i in range(per)]
+    assert exp.plan()["sweeps"][0]["points"] == names[1:]
+
+
+def test_named_sweeps_and_their_errors(tmp_path):
+    exp = load_experiment(write(tmp_path, GOOD + '[sweeps.L8]\n"legacies.L8.price" = {values = [100, 130]}\n'
+                                '[sweeps.L9]\n"legacies.L9.price" = {from = 100, to = 120, step = 20}\n'))
+    assert [v.name for v in exp.variants] == ["L8: legacies.L8.price=100", "L8: legacies.L8.price=130",
+                                              "L9: legacies.L9.price=100", "L9: legacies.L9.price=120"]
+    for text, problem in [
+        ('[sweep]\n"legacies.L9.price" = {from = 100, to = 80, step = 20}\n',
+         "exp.toml: sweep.legacies.L9.price: expected numbers with from <= to and step > 0"),
+        ('[sweep]\n"legacies.L9.price" = {from = 100, step = 20}\n',
+         "exp.toml: sweep.legacies.L9.price: expected {from, to, step} or {values = [...]}"),
+        ('[sweep]\n"auction.price_drop" = 10\n', "exp.toml: sweep: sweep one or two keys"),
+        ('[sweep]\n"legacies.L99.price" = {values = [1]}\n', "exp.toml: sweep: "),
+    ]:
+        with pytest.raises(ExperimentError) as err:
+            load_experiment(write(tmp_path, GOOD + text))
+        assert str(err.value).startswith(problem), str(err.value)

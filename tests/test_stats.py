@@ -186,3 +186,29 @@ def test_excess_rate_is_the_stratified_score_test():
     _, _, _, p = stats.excess_rate(np.array([3.0]), np.array([0.9 + 0.5 + 0.1]),
                                    np.array([0.09 + 0.25 + 0.09]), np.array([3.0]))
     assert p[0] == pytest.approx(2 * sps.norm.sf(1.5 / np.sqrt(0.43)))
+
+
+def test_fair_value_recovers_a_planted_root_within_its_interval():
+    """Win share linear in the swept value, crossing the fair 50 % at 140."""
+    rng = np.random.default_rng(5)
+    x = np.repeat(np.arange(100, 181, 20), 400).astype(float)
+    y = (rng.random(x.size) < 0.5 + 0.004 * (x - 140)).astype(float)
+    fv = stats.fair_value(x, y, 0.5, np.random.default_rng(1))
+    assert fv.status == "in range" and fv.low < 140 < fv.high and fv.high - fv.low < 20
+    edge = 0.003 * (x - 130) + rng.normal(0, 0.3, x.size)  # a difference: linear, root 130
+    fv = stats.fair_value(x, edge, 0.0, np.random.default_rng(2), model="linear")
+    assert fv.status == "in range" and fv.low < 130 < fv.high
+
+
+def test_fair_value_says_when_the_range_misses_the_target_or_there_is_no_trend():
+    rng = np.random.default_rng(6)
+    x = np.repeat(np.arange(100, 181, 20), 300).astype(float)
+    wide = np.repeat(np.arange(100, 181, 20), 1000).astype(float)
+    above = (rng.random(wide.size) < 0.3 + 0.0022 * (wide - 100)).astype(float)  # reaches 50 % at 191
+    fv = stats.fair_value(wide, above, 0.5, np.random.default_rng(1))
+    assert fv.status == "above the range" and 180 < fv.estimate < 210
+    far = (rng.random(x.size) < 0.2 + 0.0005 * (x - 100)).astype(float)  # near 700: no estimate from 100-180
+    assert stats.fair_value(x, far, 0.5, np.random.default_rng(1)).status == "no trend"
+    flat = (rng.random(x.size) < 0.3).astype(float)
+    fv = stats.fair_value(x, flat, 0.5, np.random.default_rng(1))
+    assert fv.status in ("no trend", "below the range", "above the range") and fv.status != "in range"

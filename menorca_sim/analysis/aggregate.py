@@ -366,23 +366,31 @@ def company_edges(ds: Dataset, top: int) -> pl.DataFrame:
     return _with_rate(df, "top_rate", "at_top").drop("at_top")
 
 
+def legacy_buyers(ds: Dataset) -> pl.DataFrame:
+    """One row per legacy bought: its buyer's win share, the mean win share of the
+    players of the same seat and minor draw (`expected`, in the same variant, population
+    and player count) and the difference (`edge`)."""
+    players = ds.players.lazy()
+    expected = players.group_by([*KEYS, "draw", "seat"]).agg(expected=pl.col("win_share").mean())
+    return (ds.scan("auctions").with_columns(seat=pl.col("buyer_seat") + 1)
+            .join(players.select("game_id", *KEYS, "draw", "seat", "win_share", "fingerprint"),
+                  on=["game_id", "variant", "seat"])
+            .join(expected, on=[*KEYS, "draw", "seat"])
+            .with_columns(edge=pl.col("win_share") - pl.col("expected"))
+            .collect())
+
+
 def legacy_edge(ds: Dataset) -> pl.DataFrame:
     """Per legacy and player count: how much more often its buyer wins than the players
     of the same seat and minor draw win on average (a win share difference, with the
     stratified score test of `stats.excess_rate`): the legacy's effect with the seat's
     and the draw's taken out, so that a seat which tends to buy one legacy does not make
     that legacy look strong."""
-    players = ds.players.lazy()
-    expected = players.group_by([*KEYS, "draw", "seat"]).agg(expected=pl.col("win_share").mean())
-    df = (ds.scan("auctions").with_columns(seat=pl.col("buyer_seat") + 1)
-          .join(players.select("game_id", *KEYS, "draw", "seat", "win_share", "fingerprint"),
-                on=["game_id", "variant", "seat"])
-          .join(expected, on=[*KEYS, "draw", "seat"])
-          .group_by([*KEYS, "legacy"])
+    df = (legacy_buyers(ds).group_by([*KEYS, "legacy"])
           .agg(pl.len().alias("games"), *_unit_aggs(), pl.col("win_share").sum().alias("wins"),
                pl.col("expected").sum().alias("expected"),
                (pl.col("expected") * (1 - pl.col("expected"))).sum().alias("variance"))
-          .sort([*KEYS, "legacy"]).collect())
+          .sort([*KEYS, "legacy"]))
     f = _factor(df)
     edge, low, high, p = stats.excess_rate(df["wins"].to_numpy() * f, df["expected"].to_numpy() * f,
                                            df["variance"].to_numpy() * f, df["games"].to_numpy() * f)
@@ -674,6 +682,12 @@ def analyse(ds: Dataset, seed: int = 0, market_top: int | None = None) -> Analys
     }
     if market_top is not None:
         tables["company_edges"] = company_edges(ds, market_top)
+    from menorca_sim.analysis import sweeps  # it builds on this module's tables
+
+    points = sweeps.sweep_points(ds)
+    if not points.is_empty():
+        tables["sweep_metrics"] = sweeps.sweep_metrics(points, tables)
+        tables["fair_values"] = sweeps.fair_values(ds, points, rng)
 
     def prefix(row: dict) -> str:
         where = [f"in variant {row['variant']}"] if len(variants) > 1 else []

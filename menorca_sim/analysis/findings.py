@@ -83,8 +83,12 @@ def _fold_variants(a: Analysis, by_variant: dict[str, Finding]) -> list[Finding]
     baseline's figures (and that the others' differ, where they do)."""
     if len(a.variants) == 1:
         return list(by_variant.values())
-    if len(by_variant) < len(a.variants):
-        return [Finding(f"In variant {v}: {f.text}", f.look_at) for v, f in by_variant.items()]
+    if len(by_variant) == 1:
+        [(v, f)] = by_variant.items()
+        return [Finding(f"In variant {v}: {f.text}", f.look_at)]
+    if len(by_variant) < len(a.variants):  # told once, with the first such variant's figures
+        v, f = next(iter(by_variant.items()))
+        return [Finding(f"In {len(by_variant)} of {len(a.variants)} variants: {f.text} (variant {v})", f.look_at)]
     base = by_variant.get(baseline_variant_of(a), next(iter(by_variant.values())))
     alike = len({f.text for f in by_variant.values()}) == 1
     return [Finding(f"In every variant{' alike' if alike else ''}: {base.text}"
@@ -187,7 +191,8 @@ def label(a: Analysis, by_population: dict[str, stats.Comparison]) -> str:
 def findings(a: Analysis) -> list[Finding]:
     """The significant facts, folded, in the report's order: seats, strategies,
     legacies, variants."""
-    all_facts = facts(a)
+    points = _sweep_points(a)  # a sweep's points are read off its chart and fair values, not one by one
+    all_facts = {k: v for k, v in facts(a).items() if k[1] not in points}
     found = {k: v for k, v in all_facts.items() if label(a, v) != NOT_FOUND}
     out = _seat_findings(a, found, all_facts)
     for key, by_pop in found.items():
@@ -201,6 +206,33 @@ def findings(a: Analysis) -> list[Finding]:
                                 points=True))
     out += _variant_findings(a, found)
     out += [f for f in probe_verdicts(a).values() if f.label != NO_EFFECT]
+    return fair_value_findings(a) + out
+
+
+def _sweep_points(a: Analysis) -> set[str]:
+    plan = a.manifest.get("experiment")
+    return {p for s in (plan.get("sweeps", []) if isinstance(plan, dict) else []) for p in s.get("points", [])}
+
+
+def fair_value_findings(a: Analysis) -> list[Finding]:
+    """Each fair value a sweep found (or the statement that its range misses it): the
+    answer to "which value makes it fair", so the findings open with them."""
+    out = []
+    for r in a.tables.get("fair_values", pl.DataFrame()).iter_rows(named=True):
+        seat_target = r["target"].startswith("seat ")
+        if seat_target and not r["key"].startswith("player_counts.") and r["status"] != "in range":
+            continue  # a seat's share against a rule not meant for it: in the table only
+        where = ", ".join(p for p in (r["sweep"], r["other"], f"among {r['population']}" if r["population"] else "",
+                                      f"{r['players']} players") if p)
+        if r["status"] == "in range":
+            text = (f"{r['target']} at {r['key']} = {r['fair_value']:.3g} ({r['fair_value_low']:.3g} to "
+                    f"{r['fair_value_high']:.3g}) ({where})")
+        elif r["status"] == "no trend":
+            text = f"{r['target']}: no trend in {r['key']} over the swept range ({where})"
+        else:
+            text = (f"{r['target']}: {r['status']} of {r['key']} (the fitted curve meets it at about "
+                    f"{r['fair_value']:.3g}; {where})")
+        out.append(Finding(text[0].upper() + text[1:], f"{r['key']}"))
     return out
 
 

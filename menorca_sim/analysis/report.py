@@ -19,7 +19,7 @@ from menorca_sim.analysis.stats import ALPHA, CONFIDENCE
 
 CHART_FILES = {name: f"{name}.png" for name in (
     "seat_win_share", "draw_length", "draw_seat1", "auction_strategy_ratings", "policy_ratings",
-    "legacy_price_value", "game_length", "end_reasons", "variant_differences")}
+    "legacy_price_value", "game_length", "end_reasons", "variant_differences", "sweeps")}
 """Every chart file the report may write; one left from an earlier report is removed."""
 RATE_COLUMNS = ("win_share", "share", "fair", "start_rate", "float_rate", "drop_rate", "zero_rate", "distinct_share",
                 "reference_win_share", "change")
@@ -203,6 +203,14 @@ def _sections(a: Analysis, out: Path) -> list[Section]:
             [("Paired differences against the baseline", t["variant_differences"])],
             chart(charts.variant_differences(t["variant_differences"],
                                              out / CHART_FILES["variant_differences"]))))
+    if "fair_values" in t:
+        sections.insert(0, Section(
+            "sweeps", "Sweeps and fair values", "Which value of a swept rule makes the game fair? Each measure "
+            "against the swept value; the fair value is where a fitted curve (logistic for a win share or a rate, "
+            "linear for a buyer's edge) meets its target, with a bootstrap interval over the games.",
+            [("Fair values", t["fair_values"]), ("Measures at each point", t["sweep_metrics"])],
+            chart(charts.sweep(t["sweep_metrics"], out / CHART_FILES["sweeps"])),
+            [f.line() for f in find.fair_value_findings(a)]))
     probes = t["probe_effects"]
     if not probes.is_empty():
         verdicts = find.probe_verdicts(a)

@@ -320,3 +320,80 @@ def bradley_terry(names: Sequence[str], game: np.ndarray, i: np.ndarray, j: np.n
             if np.isfinite(draws[:, col]).any():
                 low[col], high[col] = np.nanpercentile(draws[:, col], [tail, 100 - tail])
     return Ratings(list(names), strength, low, high, games)
+
+
+@dataclass(frozen=True)
+class FairValue:
+    estimate: float  # the swept value at which the fitted curve meets the target
+    low: float  # bootstrap percentile interval (may reach past the range, or be infinite)
+    high: float
+    status: str  # "in range" | "below the range" | "above the range" | "no trend"
+
+
+def _logistic_fit(x: np.ndarray, y: np.ndarray, iterations: int = 25) -> tuple[float, float]:
+    """Intercept and slope of logit(E[y]) = a + b x, y in [0, 1] (fractional wins
+    allowed: the quasi-binomial fit), by iteratively reweighted least squares."""
+    a, b = 0.0, 0.0
+    X = np.column_stack([np.ones_like(x), x])
+    for _ in range(iterations):
+        p = 1 / (1 + np.exp(-(a + b * x)))
+        w = np.clip(p * (1 - p), 1e-9, None)
+        z = a + b * x + (y - p) / w
+        XtW = X.T * w
+        try:
+            a_new, b_new = np.linalg.solve(XtW @ X, XtW @ z)
+        except np.linalg.LinAlgError:
+            return np.nan, np.nan
+        if abs(a_new - a) + abs(b_new - b) < 1e-10:
+            return float(a_new), float(b_new)
+        a, b = a_new, b_new
+    return float(a), float(b)
+
+
+def _root(x: np.ndarray, y: np.ndarray, target: float, model: str) -> float:
+    """Where the curve fitted to the two swept values whose means bracket the target
+    crosses it (a response that bends, as most do, is only trusted locally); the
+    curve over all values where none bracket it (the crossing then lies outside)."""
+    values = np.unique(x)
+    means = np.array([y[x == v].mean() for v in values])
+    side = np.sign(means - target)
+    brackets = np.flatnonzero(side[:-1] * side[1:] <= 0)
+    if brackets.size:
+        i = brackets[0]
+        near = (x == values[i]) | (x == values[i + 1])
+        x, y = x[near], y[near]
+    if model == "logistic":
+        a, b = _logistic_fit(x, y)
+        level = np.log(target / (1 - target))
+    else:
+        b, a = np.polyfit(x, y, 1)
+        level = target
+    return (level - a) / b if b != 0 and np.isfinite(b) else np.nan
+
+
+def fair_value(x: Sequence[float], y: Sequence[float], target: float, rng: np.random.Generator,
+               model: str = "logistic", resamples: int = 400, confidence: float = CONFIDENCE) -> FairValue:
+    """The value of a swept rule at which an outcome meets its target: a curve fitted to
+    the games (`model`: "logistic" for a win share or a rate, "linear" for a difference
+    such as a legacy buyer's edge) around the crossing and solved for the target (see
+    `_root`), with a bootstrap interval
+    over the games (resampled with the caller's seeded generator). Where the fitted
+    trend is too flat to cross the target reliably, the interval is infinite and the
+    status says so; a crossing outside the swept range is never extrapolated silently."""
+    x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
+    if model not in ("logistic", "linear"):
+        raise ValueError(f"unknown model {model!r} (logistic | linear)")
+    estimate = _root(x, y, target, model)
+    roots = np.array([_root(x[i], y[i], target, model)
+                      for i in (rng.integers(0, x.size, x.size) for _ in range(resamples))])
+    lo, hi = np.nanpercentile(roots, [50 - confidence * 50, 50 + confidence * 50]) if np.isfinite(roots).any() \
+        else (np.nan, np.nan)
+    span = x.max() - x.min()
+    # a crossing whose interval reaches more than a range's width past the range is no
+    # estimate: the curve is too flat for the games to place it
+    reliable = np.isfinite(roots) & (roots > x.min() - span) & (roots < x.max() + span)
+    if not np.isfinite(estimate) or reliable.mean() < confidence:
+        return FairValue(float(estimate), -np.inf, np.inf, "no trend")
+    status = ("below the range" if estimate < x.min() else "above the range" if estimate > x.max()
+              else "in range")
+    return FairValue(float(estimate), float(lo), float(hi), status)

@@ -59,12 +59,12 @@ class Engine:
         self.epoch = t.phase_epoch[0]
         pc = rs.player_counts[players]
         self.cert_limit = pc.cert_limit
-        self.bank = rs.bank - pc.cash * players
+        self.bank = rs.bank - pc.cash * players - sum(pc.seat_cash)
         self.start_value = rs.bank
         c: cython.Py_ssize_t
         k: cython.Py_ssize_t
         for p in range(players):
-            self.p_cash[p] = pc.cash
+            self.p_cash[p] = pc.cash + pc.seat_cash[p]
         for c in range(nc):
             for k in range(t.max_certs):  # past a company's last certificate: out of the game
                 self.cert_owner[c][k] = TREASURY if k < t.co_certs[c] else BOX

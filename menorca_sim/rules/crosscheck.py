@@ -157,8 +157,8 @@ def _check_companies(r: m.Ruleset, fail: Fail) -> None:
 def _check_setup(r: m.Ruleset, fail: Fail) -> None:
     most = max(r.player_counts)
     for n, row in r.player_counts.items():
-        if row.cash * n > r.bank:
-            fail("bank.cash", f"{r.bank} R. cannot pay {n} players {row.cash} R. each")
+        if row.cash * n + sum(row.seat_cash) > r.bank:
+            fail("bank.cash", f"{r.bank} R. cannot pay {n} players {row.cash} R. each (and their seat_cash)")
     if r.setup.start_player >= min(r.player_counts):
         fail("setup.start_player", f"seat {r.setup.start_player} does not exist with {min(r.player_counts)} players")
     for name, n in Counter(r.setup.fixed_legacies).items():

@@ -265,13 +265,19 @@ def parse_ruleset(root: Table, source: str, digest: str, overrides: dict) -> m.R
 
     player_counts: dict[int, m.PlayerCount] = {}
     for t in root.tables("player_counts"):
-        t.only({"players", "cash", "cert_limit"})
+        t.only({"players", "cash", "cert_limit", "seat_cash"})
         n = t.int("players", minimum=2)
         if n > 5:
             raise t.fail("players", f"expected 2 to 5 players, got {n}")
         if n in player_counts:
             raise t.fail("players", f"duplicate row for {n} players")
-        player_counts[n] = m.PlayerCount(n, t.int("cash", minimum=1), t.int("cert_limit", minimum=1))
+        seat_cash = tuple(t.raw("seat_cash"))
+        if len(seat_cash) != n or not all(isinstance(c, int) and not isinstance(c, bool) for c in seat_cash):
+            raise t.fail("seat_cash", f"expected {n} whole numbers, one per seat, got {seat_cash!r}")
+        cash = t.int("cash", minimum=1)
+        if any(cash + c < 0 for c in seat_cash):
+            raise t.fail("seat_cash", f"a seat would start with less than nothing ({cash} R. + {min(seat_cash)})")
+        player_counts[n] = m.PlayerCount(n, cash, t.int("cert_limit", minimum=1), seat_cash)
 
     s = root.table("setup")
     s.only({"minors_in_play", "legacies", "fixed_legacies", "start_player"})

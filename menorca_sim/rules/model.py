@@ -17,6 +17,7 @@ class PlayerCount:
     players: int  # player_counts[].players
     cash: int  # starting cash per player, paid out of the bank
     cert_limit: int  # certificates a player may hold (orange-zone ones do not count)
+    seat_cash: tuple[int, ...]  # [D] added to each seat's starting cash (a knob for seat balance; 0 by default)
 
 
 @dataclass(frozen=True)

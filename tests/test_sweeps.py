@@ -1,0 +1,37 @@
+"""Sweeps through the whole pipeline: a [sweep] experiment run, its report's measures
+per point and the fair-value table (stats.fair_value's planted-root tests are in
+test_stats)."""
+from __future__ import annotations
+
+import polars as pl
+from click.testing import CliRunner
+
+from menorca_sim.analysis.report import build_report
+from menorca_sim.cli.run import command as run
+
+
+def test_a_sweep_report_puts_each_measure_against_the_swept_value_and_solves_for_fairness(tmp_path):
+    (tmp_path / "s.toml").write_text("""
+name = "s"
+seed = 3
+games = 12
+players = [2]
+minors = [["Destil·ladors", "Ramaders"]]
+[policies]
+seats = "heuristic"
+[sweep]
+"player_counts.0.seat_cash.1" = {values = [0, 60]}
+""", encoding="utf-8")
+    data = tmp_path / "s" / "data"
+    assert CliRunner().invoke(run, [str(tmp_path / "s.toml"), "--out", str(data), "--quiet"]).exit_code == 0
+    files = build_report(data)
+    from menorca_sim.analysis.aggregate import Dataset, analyse
+
+    a = analyse(Dataset(data))
+    metrics = a.tables["sweep_metrics"].filter(pl.col("metric") == "seat 1 win share")
+    assert metrics["x"].to_list() == [0.0, 60.0] and metrics["value"].is_between(0, 1).all()
+    fair = a.tables["fair_values"].filter(pl.col("target") == "seat 1 wins 1/2").row(0, named=True)
+    assert fair["games"] == 24 and fair["status"] in ("in range", "below the range", "above the range", "no trend")
+    summary = files.summary.read_text(encoding="utf-8")
+    assert "## Sweeps and fair values" in summary and "sweeps.png" in summary
+    assert "Seat 1 wins 1/2" in summary.split("## Findings", 1)[1].split("##", 1)[0]
