@@ -46,7 +46,7 @@ from menorca_sim.rules.reader import Table
 from menorca_sim.seeding import CellKey, game_seed, seating_rng
 
 KEYS = {"name", "description", "ruleset", "overrides", "players", "minors", "games", "seed",
-        "seating", "policies", "populations", "variants", "sweep", "sweeps"}
+        "seating", "policies", "populations", "variants", "sweep", "sweeps", "plan"}
 SEATINGS = ("rotate", "random")
 
 
@@ -116,6 +116,7 @@ class Experiment:
     populations: tuple[Population, ...]
     description: str = ""  # what the study asks, for the report's header (not part of the plan)
     sweeps: tuple[Sweep, ...] = ()  # variants made by [sweep] / [sweeps.NAME]
+    target: dict[str, float] | None = None  # [plan]: effect, power, alpha, tests (the run prints the games needed)
 
     @property
     def total_games(self) -> int:
@@ -193,6 +194,15 @@ def _parse(t: Table, folder: Path, games_override: int | None, check_policy: Pol
     if "/" in name or name.startswith("."):
         raise t.fail("name", f"{name!r} cannot name a folder (no '/', no leading '.')")
     description = t.opt_str("description") or ""
+    target = None
+    if "plan" in t.data:
+        p = t.table("plan")
+        p.only({"effect", "power", "alpha", "tests"})
+        effect = p.raw("effect")
+        if not isinstance(effect, (int, float)) or isinstance(effect, bool) or effect == 0:
+            raise p.fail("effect", f"expected a non-zero number (0.03 = 3 points of win share), got {effect!r}")
+        target = {"effect": float(effect), "power": float(p.raw("power", 0.8)), "alpha": float(p.raw("alpha", 0.05)),
+                  "tests": float(p.int("tests", 1, minimum=1))}
     ruleset_key = t.str("ruleset", "default")
     ruleset_path = None if ruleset_key == "default" else str((folder / ruleset_key).resolve())
     games = t.int("games", minimum=1)
@@ -219,7 +229,7 @@ def _parse(t: Table, folder: Path, games_override: int | None, check_policy: Pol
                                           f"{p} players{where} (seating = \"rotate\" plays each equally often)")
     return Experiment(name=name, file=t.file, ruleset_path=ruleset_path, seed=seed, games=games,
                       seating=seating, cells=cells, variants=variants, populations=populations,
-                      description=description, sweeps=sweeps)
+                      description=description, sweeps=sweeps, target=target)
 
 
 def _populations(t: Table, players: tuple[int, ...], check_policy: PolicyCheck | None) -> tuple[Population, ...]:

@@ -283,3 +283,14 @@ def test_a_legacy_its_strong_seat_always_buys_is_not_reported_as_strong(tmp_path
     assert edge["edge_low"] < 0 < edge["edge_high"]
     assert not any(c.section == "legacy" and "L2" in c.subject for c in analysis.significant)
     assert any(c.section == "seat" for c in analysis.significant)  # the seat effect itself is found
+
+
+def test_head_to_head_counts_who_finished_ahead_of_whom(planted):
+    """gamma plays at half strength: every other name finishes ahead of it more often than not."""
+    table = aggregate.head_to_head(Dataset(planted), "auction_strategy")
+    assert set(table["auction_strategy"]) == {"alpha", "beta", "gamma"}
+    vs_gamma = table.filter(pl.col("opponent") == "gamma")
+    assert (vs_gamma["ahead_share_low"] > 0.5).all()
+    pair = table.filter((pl.col("auction_strategy") == "alpha") & (pl.col("opponent") == "beta")).row(0, named=True)
+    back = table.filter((pl.col("auction_strategy") == "beta") & (pl.col("opponent") == "alpha")).row(0, named=True)
+    assert pair["ahead_share"] + back["ahead_share"] == pytest.approx(1) and pair["games"] == back["games"]

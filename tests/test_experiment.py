@@ -143,7 +143,7 @@ BAD = [
     (GOOD.replace('name = "study"\n', ""), "exp.toml: name: missing"),
     (GOOD.replace('name = "study"', 'name = "a/b"'), "exp.toml: name: 'a/b' cannot name a folder (no '/', no leading '.')"),
     (good("gmaes = 3\n"), "exp.toml: gmaes: unknown key (expected one of: description, games, minors, name, "
-                           "overrides, players, policies, populations, ruleset, seating, seed, sweep, sweeps, variants)"),
+                           "overrides, plan, players, policies, populations, ruleset, seating, seed, sweep, sweeps, variants)"),
     (GOOD.replace("games = 6", "games = 0"), "exp.toml: games: expected a positive integer, got 0"),
     (GOOD.replace("games = 6", "games = 8"), 'exp.toml: games: 8 is not a multiple of 6, the number of seatings of '
                                               '3 players (seating = "rotate" plays each equally often)'),

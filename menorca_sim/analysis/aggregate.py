@@ -366,6 +366,25 @@ def company_edges(ds: Dataset, top: int) -> pl.DataFrame:
     return _with_rate(df, "top_rate", "at_top").drop("at_top")
 
 
+def head_to_head(ds: Dataset, column: str) -> pl.DataFrame:
+    """For each pair of strategies (values of `column`) that met at a table: how often
+    the first finished ahead of the second (a tie counts half), with its interval, and
+    the first's win share in the games where the second sat at its table."""
+    p = ds.players.select("game_id", "variant", "population", "fingerprint", "rank", "win_share",
+                          name=pl.col(column))
+    pairs = (p.join(p.select("game_id", "variant", "rank", name_b="name"), on=["game_id", "variant"],
+                    suffix="_b")
+             .filter(pl.col("name") != pl.col("name_b"))
+             .with_columns(ahead=pl.when(pl.col("rank") < pl.col("rank_b")).then(1.0)
+                           .when(pl.col("rank") == pl.col("rank_b")).then(0.5).otherwise(0.0)))
+    df = (pairs.group_by("variant", "population", "name", "name_b")
+          .agg(pl.len().alias("games"), *_unit_aggs(), pl.col("ahead").sum().alias("ahead_n"),
+               pl.col("win_share").sum().alias("wins"))
+          .sort("variant", "population", "name", "name_b"))
+    df = _with_rate(_with_rate(df, "ahead_share", "ahead_n"), "win_share", "wins").drop("ahead_n", "wins")
+    return df.rename({"name": column, "name_b": "opponent"})
+
+
 def legacy_buyers(ds: Dataset) -> pl.DataFrame:
     """One row per legacy bought: its buyer's win share, the mean win share of the
     players of the same seat and minor draw (`expected`, in the same variant, population
@@ -668,6 +687,7 @@ def analyse(ds: Dataset, seed: int = 0, market_top: int | None = None) -> Analys
         "variant_companies": variant_companies(groups),
         **{f"{c}_win_share": strategy_win_share(ds, c) for c in strategy_columns},
         **{f"{c}_ratings": strategy_ratings(ds, c, rng) for c in rating_columns},
+        **{f"{c}_head_to_head": head_to_head(ds, c) for c in rating_columns},
         "legacy_value": legacy_value(ds),
         "legacy_edge": legacy_edge(ds),
         "auction_prices": auction_prices(ds),

@@ -273,3 +273,33 @@ def sweep(table: pl.DataFrame, path: Path) -> Path | None:
                 ax.legend(fontsize="x-small")
     fig.suptitle("Sweeps: each measure against the swept value, with 95 % bands")
     return _save(fig, path)
+
+
+def head_to_head(table: pl.DataFrame, column: str, path: Path) -> Path | None:
+    """The pairwise matrix: how often the row's strategy finished ahead of the
+    column's (%), one panel per variant and population; coloured by its distance from
+    an even 50 % on a scale symmetric around it."""
+    if table.is_empty():
+        return None
+    table = _series(table)
+    groups = table["series"].unique().sort().to_list()
+    names = sorted(set(table[column].to_list()) | set(table["opponent"].to_list()))
+    size = 1.2 + 0.9 * len(names)
+    fig = Figure(figsize=(size * len(groups) + 1.5, size))
+    for g, name in enumerate(groups):
+        ax = fig.add_subplot(1, len(groups), g + 1)
+        grid = np.full((len(names), len(names)), np.nan)
+        for row in table.filter(pl.col("series") == name).iter_rows(named=True):
+            grid[names.index(row[column]), names.index(row["opponent"])] = row["ahead_share"] * PERCENT
+        span = float(np.nanmax(np.abs(grid - 50))) if np.isfinite(grid).any() else 1.0
+        image = ax.imshow(grid, cmap="RdBu_r", vmin=50 - span, vmax=50 + span)
+        for (r, c), x in np.ndenumerate(grid):
+            if not np.isnan(x):
+                ax.text(c, r, f"{x:.0f}", ha="center", va="center", fontsize="small")
+        ax.set_xticks(range(len(names)), names, rotation=40, ha="right", fontsize="small")
+        ax.set_yticks(range(len(names)), names, fontsize="small")
+        ax.set_xlabel("opponent")
+        ax.set_title(name if name != "all games" else "", fontsize="medium")
+        fig.colorbar(image, ax=ax, label="finished ahead (%)", shrink=0.8)
+    fig.suptitle(f"Head to head: how often each {column.replace('_', ' ')} finished ahead of each other")
+    return _save(fig, path)

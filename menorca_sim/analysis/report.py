@@ -19,9 +19,11 @@ from menorca_sim.analysis.stats import ALPHA, CONFIDENCE
 
 CHART_FILES = {name: f"{name}.png" for name in (
     "seat_win_share", "draw_length", "draw_seat1", "auction_strategy_ratings", "policy_ratings",
-    "legacy_price_value", "game_length", "end_reasons", "variant_differences", "sweeps")}
+    "legacy_price_value", "game_length", "end_reasons", "variant_differences", "sweeps",
+    "auction_strategy_head_to_head", "policy_head_to_head")}
 """Every chart file the report may write; one left from an earlier report is removed."""
 RATE_COLUMNS = ("win_share", "share", "fair", "start_rate", "float_rate", "drop_rate", "zero_rate", "distinct_share",
+                "ahead_share",
                 "reference_win_share", "change")
 DISTINCT_ENOUGH = 0.99  # below this share of distinct games the report warns that games repeat
 
@@ -55,7 +57,7 @@ def build_report(data_dir: str | Path, out_dir: str | Path | None = None, seed: 
     ds = Dataset(data_dir)
     out = Path(out_dir) if out_dir is not None else default_out(ds.path)
     out.mkdir(parents=True, exist_ok=True)
-    analysis = analyse(ds, seed=seed, market_top=_market_top(ds))
+    analysis = analyse(ds, seed=seed, market_top=market_top(ds))
     sections = _sections(analysis, out)
     written = [p for s in sections for p in s.charts]
     for stale in {out / f for f in CHART_FILES.values()} - set(written):
@@ -67,7 +69,7 @@ def build_report(data_dir: str | Path, out_dir: str | Path | None = None, seed: 
     return ReportFiles(index, summary, written)
 
 
-def _market_top(ds: Dataset) -> int | None:
+def market_top(ds: Dataset) -> int | None:
     """The market's highest value, where the dataset was played with the default rules
     (the manifest names only the ruleset's file, which may be anywhere)."""
     plan = ds.manifest.get("experiment")
@@ -160,11 +162,17 @@ def _sections(a: Analysis, out: Path) -> list[Section]:
                 [(f"Win share by {c.split('_win_share')[0].replace('_', ' ')}", t[c])
                  for c in ("policy_win_share", "auction_strategy_win_share") if c in t] +
                 [(f"Bradley-Terry ratings by {c.split('_ratings')[0].replace('_', ' ')}", t[c])
-                 for c in ("auction_strategy_ratings", "policy_ratings") if c in t],
+                 for c in ("auction_strategy_ratings", "policy_ratings") if c in t] +
+                [(f"Head to head by {c.split('_head_to_head')[0].replace('_', ' ')} (ahead share: how often it "
+                  "finished ahead of the opponent; win share: its win share at tables with that opponent)", t[c])
+                 for c in ("auction_strategy_head_to_head", "policy_head_to_head") if c in t],
                 chart(charts.ratings(t["auction_strategy_ratings"], "auction_strategy",
                                      out / CHART_FILES["auction_strategy_ratings"])) +
                 (chart(charts.ratings(t["policy_ratings"], "policy", out / CHART_FILES["policy_ratings"]))
-                 if "policy_ratings" in t else [])),
+                 if "policy_ratings" in t else []) +
+                [p for c in ("auction_strategy", "policy") if f"{c}_head_to_head" in t
+                 for p in chart(charts.head_to_head(t[f"{c}_head_to_head"], c,
+                                                    out / CHART_FILES[f"{c}_head_to_head"]))]),
         Section("legacies", "Legacies", "Is each Family Legacy worth what it costs, and does owning it help "
                 "to win?",
                 [("Legacies by player count", t["legacy_value"])],

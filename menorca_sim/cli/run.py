@@ -43,6 +43,12 @@ def command(experiment: str, games: int | None, jobs: int | None, backend: str, 
     if scheduler and backend != "dask":
         fail("--scheduler needs --backend dask")
     exp = load_experiment(experiment, games=games, check_policy=check_policy_spec)
+    if exp.target is not None:  # [plan]: say before the games whether there will be enough of them
+        from menorca_sim.analysis.planning import seat_plan
+
+        t = exp.target
+        for line in seat_plan(exp, t["effect"], t["power"], t["alpha"] / t["tests"]):
+            click.echo(line, err=True)
     try:
         with one_line_warnings(RunWarning):
             summary = run_experiment(exp, Path(out) if out else Path("reports") / exp.name / "data", jobs=jobs,

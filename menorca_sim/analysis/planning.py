@@ -1,0 +1,75 @@
+"""How many games a study needs: the sample size for a target effect at a given power,
+before the games are played (closed forms for a score test of a rate and a paired t
+test of a difference), and the gain of pairing measured on a pilot dataset."""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+import polars as pl
+from scipy import stats as sps
+
+from menorca_sim.analysis.aggregate import Dataset, baseline_variant
+
+
+def games_for_rate(p0: float, effect: float, alpha: float = 0.05, power: float = 0.8) -> int:
+    """Games for a two-sided test of a rate against `p0` (a seat's fair share) to find
+    a true rate `p0 + effect` with probability `power`: the normal-approximation closed
+    form n = ((z(1-alpha/2) sqrt(p0 q0) + z(power) sqrt(p1 q1)) / effect)^2."""
+    p1 = p0 + effect
+    if not 0 < p0 < 1 or not 0 < p1 < 1 or effect == 0:
+        raise ValueError(f"need 0 < p0, p0 + effect < 1 and effect != 0, got p0={p0}, effect={effect}")
+    z_a, z_b = sps.norm.ppf(1 - alpha / 2), sps.norm.ppf(power)
+    return math.ceil(((z_a * math.sqrt(p0 * (1 - p0)) + z_b * math.sqrt(p1 * (1 - p1))) / effect) ** 2)
+
+
+def games_for_paired(sd_difference: float, effect: float, alpha: float = 0.05, power: float = 0.8) -> int:
+    """Pairs (games per variant, on common seeds) for a two-sided paired test to find a
+    mean difference `effect` when the per-pair differences spread `sd_difference`."""
+    if sd_difference <= 0 or effect == 0:
+        raise ValueError("need a positive spread of the differences and an effect != 0")
+    z_a, z_b = sps.norm.ppf(1 - alpha / 2), sps.norm.ppf(power)
+    return math.ceil(((z_a + z_b) * sd_difference / effect) ** 2)
+
+
+@dataclass(frozen=True)
+class Pairing:
+    metric: str
+    pairs: int
+    sd_difference: float  # spread of the per-seed differences between the two variants
+    sd_unpaired: float  # spread of a difference between two independent games
+    gain: float  # games saved by pairing: unpaired variance / paired variance
+
+
+def pilot_pairing(data_dir: str, metric: str = "ors") -> Pairing:
+    """The spread of a games-table metric's per-seed difference between a pilot's first
+    two variants, against two independent games': how much pairing on common seeds
+    saves (a study needs `gain` times fewer games than with independent seeds)."""
+    ds = Dataset(data_dir)
+    variants = ds.games["variant"].unique().to_list()
+    if len(variants) < 2:
+        raise ValueError(f"{data_dir}: a pilot needs two variants on common seeds to measure pairing")
+    base = baseline_variant(ds, variants)
+    other = next(v for v in sorted(variants) if v != base)
+    games = ds.games.select("variant", "population", "cell", "seed", pl.col(metric).cast(pl.Float64))
+    both = games.filter(pl.col("variant") == other).join(games.filter(pl.col("variant") == base),
+                                                         on=["population", "cell", "seed"], suffix="_base")
+    a, b = both[metric].to_numpy(), both[f"{metric}_base"].to_numpy()
+    sd_d = float(np.std(a - b, ddof=1))
+    sd_u = float(math.sqrt(np.var(a, ddof=1) + np.var(b, ddof=1)))
+    return Pairing(metric, len(a), sd_d, sd_u, sd_u ** 2 / sd_d ** 2 if sd_d > 0 else math.inf)
+
+
+def seat_plan(exp, effect: float, power: float, level: float) -> list[str]:
+    """One line per player count of experiment `exp`: the games a seat test needs to find
+    a seat winning `effect` more than its fair share, against what the study plays."""
+    lines = []
+    for players in sorted({c.players for c in exp.cells}):
+        need = games_for_rate(1 / players, effect, level, power)
+        cells = sum(1 for c in exp.cells if c.players == players)
+        lines.append(f"{exp.name}, {players} players: a seat winning {100 * (1 / players + effect):.1f} % instead of "
+                     f"{100 / players:.1f} % is found with power {power:g} at level {level:.3g} in {need} games per "
+                     f"seat test ({math.ceil(need / cells)} per cell of {cells}); this study plays {exp.games} per "
+                     "cell and population.")
+    return lines

@@ -1,0 +1,46 @@
+"""`menorca-sim plan`: how many games a study needs for the effect it should find."""
+from __future__ import annotations
+
+import math
+
+import click
+
+from menorca_sim.cli.errors import fail, one_line_errors
+
+
+@click.command("plan")
+@click.argument("experiment", type=click.Path(dir_okay=False))
+@click.option("--effect", type=float, required=True,
+              help="The smallest effect worth finding: a win-share difference (0.03 = 3 points) or, with "
+                   "--pilot, a difference in the pilot's --metric.")
+@click.option("--power", type=click.FloatRange(0.5, 0.999), default=0.8, show_default=True)
+@click.option("--alpha", type=click.FloatRange(0, 0.5, min_open=True), default=0.05, show_default=True)
+@click.option("--tests", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Comparisons the report will correct together (the level is alpha / tests, a bound on Holm's).")
+@click.option("--pilot", type=click.Path(file_okay=False), help="A pilot dataset with two variants on common "
+                                                              "seeds: plan a paired variant comparison.")
+@click.option("--metric", default="ors", show_default=True, help="The games-table column the pilot's pairs compare.")
+@one_line_errors
+def command(experiment: str, effect: float, power: float, alpha: float, tests: int, pilot: str | None,
+            metric: str) -> None:
+    """Print the games EXPERIMENT needs per cell to find EFFECT with the given power:
+    a seat's win share against its fair share, or (with --pilot) a paired difference
+    between two variants, counting the gain of common seeds measured on the pilot."""
+    from menorca_sim.analysis import planning
+    from menorca_sim.experiment import check_policy_spec, load_experiment
+
+    exp = load_experiment(experiment, check_policy=check_policy_spec)
+    level = alpha / tests
+    if pilot:
+        pairing = planning.pilot_pairing(pilot, metric)
+        pairs = planning.games_for_paired(pairing.sd_difference, effect, level, power)
+        click.echo(f"{exp.name}: a paired difference of {effect:g} in {metric} (spread of the per-seed "
+                   f"differences {pairing.sd_difference:.3g} over {pairing.pairs} pilot pairs) needs {pairs} games "
+                   f"per variant; pairing on common seeds saves a factor {pairing.gain:.2g} "
+                   f"({math.ceil(pairs * pairing.gain)} games per variant with independent seeds).")
+        return
+    try:
+        for line in planning.seat_plan(exp, effect, power, level):
+            click.echo(line)
+    except ValueError as exc:
+        fail(str(exc))
