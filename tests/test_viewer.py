@@ -148,3 +148,11 @@ def test_show_names_a_missing_log(tmp_path):
 def test_page_data_refuses_a_log_without_actions(rs):
     with pytest.raises(LogError, match="no action"):
         page_data(read(GAME)[:1], rs)
+
+
+def test_play_show_writes_the_log_and_the_page(tmp_path):
+    out = CliRunner().invoke(main, ["play", "--players", "2", "--seed", "3", "--policies", "random_legal",
+                                    "--show", str(tmp_path / "v")])
+    assert out.exit_code == 0, out.output
+    assert out.output.strip().endswith(f"viewer: {tmp_path / 'v' / 'index.html'}")
+    assert read(tmp_path / "v" / "game.jsonl")[-1]["type"] == "result"
