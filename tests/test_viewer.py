@@ -156,3 +156,10 @@ def test_play_show_writes_the_log_and_the_page(tmp_path):
     assert out.exit_code == 0, out.output
     assert out.output.strip().endswith(f"viewer: {tmp_path / 'v' / 'index.html'}")
     assert read(tmp_path / "v" / "game.jsonl")[-1]["type"] == "result"
+
+
+def test_narrative_names_vehicles_and_what_an_action_brought_about(rs):
+    game = GOLDEN / "p2-heuristic-artesans-destilladors.jsonl"
+    assert line_of(page_data(read(game), rs), 124) == (
+        "OR 4.1: RCC buys a ship of the line from the bank for 420, trading in a polacca; phase 7H begins; "
+        "epoch 3 begins; RADM formed; Artesans closes; Destil·ladors closes")

@@ -18,6 +18,11 @@ def _a(word: str) -> str:
     return f"an {word}" if word[:1].lower() in "aeiou" else f"a {word}"
 
 
+def _vehicle(vehicle: str) -> str:
+    """'ship_of_the_line' -> 'a ship of the line'."""
+    return _a(vehicle.replace("_", " "))
+
+
 class Narrator:
     """Reads the action records of one game in order (`label` and `line` once per record:
     it remembers the state before each action and where the current set of ORs began)."""
@@ -101,8 +106,8 @@ def _place_station(n: Narrator, r: Record, before: dict) -> str:
 def _buy_vehicle(n: Narrator, r: Record, before: dict) -> str:
     a = r["action"]
     source = "the bank" if a["source"] == "bank" else a["source"]
-    traded = f", trading in {_a(a['return'])}" if "return" in a else ""
-    return f"buys {_a(a['vehicle'])} from {source} for {a['price']}{traded}"
+    traded = f", trading in {_vehicle(a['return'])}" if "return" in a else ""
+    return f"buys {_vehicle(a['vehicle'])} from {source} for {a['price']}{traded}"
 
 
 def _run(n: Narrator, r: Record, before: dict) -> str:
@@ -155,7 +160,7 @@ _SAYINGS: dict[str, Callable[[Narrator, Record, dict], str]] = {
     "lay_tile": _lay_tile,
     "place_station": _place_station,
     "buy_vehicle": _buy_vehicle,
-    "forced_buy_vehicle": lambda n, r, b: f"is forced to buy {_a(r['action']['vehicle'])} for {r['action']['price']}",
+    "forced_buy_vehicle": lambda n, r, b: f"is forced to buy {_vehicle(r['action']['vehicle'])} for {r['action']['price']}",
     "payout": _run,
     "withhold": _run,
     "skip": lambda n, r, b: "skips a step",
@@ -163,7 +168,7 @@ _SAYINGS: dict[str, Callable[[Narrator, Record, dict], str]] = {
                                             f"for {r['action']['price']}"),
     "company_sells_certs": lambda n, r, b: f"sells {_count(r['action']['count'], 'own certificate')}",
     "company_buys_back": lambda n, r, b: "buys back one of its certificates",
-    "discard_vehicle": lambda n, r, b: f"discards {_a(r['action']['vehicle'])}",
+    "discard_vehicle": lambda n, r, b: f"discards {_vehicle(r['action']['vehicle'])}",
     "accept_offer": lambda n, r, b: "accepts the vehicle offer",
     "decline_offer": lambda n, r, b: "declines the vehicle offer",
 }
