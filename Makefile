@@ -7,7 +7,7 @@ STAMP  := $(VENV)/.installed
 COMPILED := $(wildcard menorca_sim/core/*.py menorca_sim/core/*.pxd) menorca_sim/game.py $(wildcard policies/*.py)
 BUILT  := .build-stamp
 
-.PHONY: test test-slow report bench fuzz golden build clean
+.PHONY: test test-slow viewer-check viewer-png report bench fuzz golden build clean
 
 # The venv holds the package installed in editable mode with its test and dask extras
 # (without compiling: $(BUILT) compiles the core in place).
@@ -29,6 +29,14 @@ test: $(BUILT)
 
 test-slow: $(BUILT)
 	$(PY) -m pytest -q -m slow
+
+# The game viewer in a real headless Chromium (`apt-get install -y chromium`): the tests
+# marked `browser` (not in `make test`), and docs/viewer.png taken afresh.
+viewer-check: $(BUILT)
+	$(PY) -m pytest -q -m browser
+
+viewer-png: $(BUILT)
+	$(PY) tests/viewer_browser.py docs/viewer.png
 
 # Rewrite the golden games (tests/golden/) after a change meant to change games; it
 # prints which games changed and at which action. Say why in the commit.

@@ -1,6 +1,8 @@
 """`menorca-sim play`: play one game and print its result."""
 from __future__ import annotations
 
+from pathlib import Path
+
 import click
 import numpy as np
 
@@ -16,12 +18,14 @@ from menorca_sim.cli.errors import one_line_errors
               help="Policy per seat, comma-separated; one name applies to every seat.")
 @click.option("--log", "log_path", type=click.Path(dir_okay=False), default=None,
               help="Write a JSON-lines game log.")
+@click.option("--show", "show_dir", type=click.Path(file_okay=False), default=None,
+              help="Write the game viewer's page to this folder (with the log, when --log is not given).")
 @click.option("--check", is_flag=True, help="Check the rule invariants after every action.")
 @click.option("--rules", "rules_path", type=click.Path(exists=True, dir_okay=False), default=None,
               help="Ruleset TOML (default: the built-in one).")
 @one_line_errors
 def command(players: int, seed: int, minors: str | None, policy_specs: str, log_path: str | None,
-            check: bool, rules_path: str | None) -> None:
+            show_dir: str | None, check: bool, rules_path: str | None) -> None:
     """Play one game of 1713 Menorca and print its result."""
     from menorca_sim.game import seed_sequences
     from menorca_sim.play import play_game
@@ -41,6 +45,9 @@ def command(players: int, seed: int, minors: str | None, policy_specs: str, log_
     policies = [make_policy(spec, seat, np.random.default_rng(streams[seat + 1]))
                 for seat, spec in enumerate(specs)]
     minor_list = parse_minors(rs, minors) if minors else None
+    if show_dir is not None and log_path is None:  # the page is made from the log
+        Path(show_dir).mkdir(parents=True, exist_ok=True)
+        log_path = str(Path(show_dir) / "game.jsonl")
     game = play_game(rs, players, seed, policies, minors=minor_list, check=check, log=log_path)
     summary = game.summary()
     click.echo(f"seed {seed}, {players} players, minors {', '.join(summary['minors'])}, "
@@ -51,6 +58,10 @@ def command(players: int, seed: int, minors: str | None, policy_specs: str, log_
     winners = ", ".join(f"P{w + 1}" for w in summary["winners"])
     click.echo(f"winner: {winners}; end: {summary['end_reason']}; "
                f"{summary['srs']} stock rounds, {summary['ors']} operating rounds")
+    if show_dir is not None:
+        from menorca_sim.viewer import write_page
+
+        click.echo(f"viewer: {write_page(log_path, show_dir, rs)}")
 
 
 def parse_minors(rs, text: str) -> list[str]:
