@@ -5,12 +5,11 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 import pytest
-from click.testing import CliRunner
 from engine_helpers import act, new_game, rnc_buys_next_tier, sr_game
+from experiment_files import one_draw_study, run_study
 
 from menorca_sim.analysis import findings as find
 from menorca_sim.analysis.aggregate import Dataset, analyse
-from menorca_sim.cli.run import command as run
 from policies import PolicyError, make_policy
 
 
@@ -48,12 +47,7 @@ def test_a_probe_forces_exactly_one_thing(spec):
 
 def test_a_legacy_priced_far_above_its_worth_is_reported_weak_by_its_probe(tmp_path):
     """L9 at 400 R. of a player's 420: the seat forced to buy it at its minimum loses."""
-    (tmp_path / "probe.toml").write_text("""
-name = "probe"
-seed = 9
-games = 24
-players = [2]
-minors = [["Destil·ladors", "Ramaders"]]
+    data = run_study(tmp_path, one_draw_study("probe", 9, 24, 2, """
 [overrides]
 "setup.legacies" = "fixed"
 "setup.fixed_legacies" = ["L9", "L1", "L2"]
@@ -62,10 +56,7 @@ minors = [["Destil·ladors", "Ramaders"]]
 seats = "heuristic"
 [populations.l9]
 seats = ["probe(legacy=L9)", "heuristic"]
-""", encoding="utf-8")
-    data = tmp_path / "data"
-    done = CliRunner().invoke(run, [str(tmp_path / "probe.toml"), "--out", str(data), "--jobs", "1", "--quiet"])
-    assert done.exit_code == 0, done.output
+"""))
     a = analyse(Dataset(data))
     row = a.tables["probe_effects"].row(0, named=True)
     assert (row["probe"], row["forces"], row["item"], row["pairs"]) == ("probe(legacy=L9)", "legacy", "L9", 24)

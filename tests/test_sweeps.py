@@ -4,26 +4,18 @@ test_stats)."""
 from __future__ import annotations
 
 import polars as pl
-from click.testing import CliRunner
+from experiment_files import one_draw_study, run_study
 
 from menorca_sim.analysis.report import build_report
-from menorca_sim.cli.run import command as run
 
 
 def test_a_sweep_report_puts_each_measure_against_the_swept_value_and_solves_for_fairness(tmp_path):
-    (tmp_path / "s.toml").write_text("""
-name = "s"
-seed = 3
-games = 12
-players = [2]
-minors = [["Destil·ladors", "Ramaders"]]
+    data = run_study(tmp_path, one_draw_study("s", 3, 12, 2, """
 [policies]
 seats = "heuristic"
 [sweep]
 "player_counts.0.seat_cash.1" = {values = [0, 60]}
-""", encoding="utf-8")
-    data = tmp_path / "s" / "data"
-    assert CliRunner().invoke(run, [str(tmp_path / "s.toml"), "--out", str(data), "--quiet"]).exit_code == 0
+"""))
     files = build_report(data)
     from menorca_sim.analysis.aggregate import Dataset, analyse
 
