@@ -261,5 +261,6 @@ def trajectories(table: pl.DataFrame, measure: str, lines: str, title: str, labe
         ax.set_xlabel("operating rounds played (0 = after the auction)")
         ax.set_ylabel(label)
         ax.legend(fontsize="x-small")
-    fig.suptitle(f"{title}: median over the games, band from the 10th to the 90th percentile")
+    # above the figure's top (the saved area grows to it): tight_layout leaves a tall grid no room
+    fig.suptitle(f"{title}: median over the games, band from the 10th to the 90th percentile", y=1.0, va="bottom")
     return _save(fig, path)
