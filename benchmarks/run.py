@@ -59,12 +59,13 @@ class Scale:
     long_games: int
     aggregate_games: int
     study_games: int
+    rounds_games: int
 
 
 FULL = Scale(compiled_games=300, pure_games=10, profile_games=40, parallel_games=200, worker_games=400,
-             long_games=200_000, aggregate_games=1_000_000, study_games=10_000)
+             long_games=200_000, aggregate_games=1_000_000, study_games=10_000, rounds_games=600)
 QUICK = Scale(compiled_games=20, pure_games=2, profile_games=6, parallel_games=24, worker_games=24,
-              long_games=48, aggregate_games=200_000, study_games=36)
+              long_games=48, aggregate_games=200_000, study_games=36, rounds_games=24)
 
 
 @dataclass(frozen=True)
@@ -93,6 +94,8 @@ TARGETS = {
     "study_s": Target("<= 60 s for 10k games", "s", 60, False, full_scale=10_000),
     # issue 5: the heuristic must not dominate the cost of a game
     "players_share_pct": Target("<= 50 % of a compiled game", "%", 50, False),
+    # issue 26: the trajectories cost little
+    "rounds_cost_pct": Target("<= 10 % of run time", "%", 10, False),
 }
 
 
@@ -287,8 +290,45 @@ def child_long_run(games: int, policy: str, jobs: int) -> dict[str, Any]:
             "parent_peak_rss_mb": max_rss_mb(), "worker_peak_rss_mb": worker_peak[0]}
 
 
+ROUNDS_BLOCKS = 10  # blocks of games played with and without the trajectory in turn
+
+
+def child_rounds_cost(games: int, policy: str) -> dict[str, Any]:
+    """What the `rounds` table costs a run: the same games played, turned into rows and
+    written as a chunk's parts, with and without the trajectory, in alternate blocks (the
+    order swapped each block: a shared machine's speed drifts)."""
+    from menorca_sim.chunk_worker import play_one
+    from menorca_sim.parquet_store import write_chunk
+    from menorca_sim.records import add_game, empty_rows, to_tables
+    from menorca_sim.rules import load_ruleset
+
+    rs = load_ruleset()
+    specs = game_specs(games, policy)
+    play_one(rs, game_specs(1, policy, first_seed=10**6)[0])  # warm: imports, tables
+    wall, cpu, rows = {True: 0.0, False: 0.0}, {True: 0.0, False: 0.0}, 0
+    size = -(-games // ROUNDS_BLOCKS)
+    with tempfile.TemporaryDirectory() as tmp:
+        for b, start in enumerate(range(0, games, size)):
+            block = specs[start:start + size]
+            for rounds in ((True, False) if b % 2 else (False, True)):
+                began, began_cpu = time.perf_counter(), time.process_time()
+                table_rows = empty_rows()
+                for spec in block:
+                    add_game(table_rows, spec, play_one(rs, spec, rounds=rounds), 0.0)
+                write_chunk(Path(tmp), b, len(block), to_tables(table_rows))
+                wall[rounds] += time.perf_counter() - began
+                cpu[rounds] += time.process_time() - began_cpu
+                rows += len(table_rows["rounds"])
+    # the share from CPU time: on a shared machine wall time also counts others' load
+    return {"mode": core_mode(), "games": games, "with_games_per_s": games / wall[True],
+            "without_games_per_s": games / wall[False], "rounds_rows_per_game": rows / games,
+            "cost_pct": 100 * (cpu[True] - cpu[False]) / cpu[True],
+            "wall_cost_pct": 100 * (wall[True] - wall[False]) / wall[True]}
+
+
 CHILDREN: dict[str, Callable[..., dict[str, Any]]] = {
     "rate": child_rate, "split": child_split, "worker-rss": child_worker_rss, "long-run": child_long_run,
+    "rounds-cost": child_rounds_cost,
 }
 
 
@@ -489,6 +529,16 @@ def long_run(figures: Figures, long_games: int, long_policy: str) -> Verdicts:
     return {}
 
 
+def rounds_table(scale: Scale, policy: str, figures: Figures) -> Verdicts:
+    cost = figures["rounds"] = run_child("rounds-cost", scale.rounds_games, policy)
+    show(f"games/s with the rounds table ({cost['games']} games)", cost["with_games_per_s"],
+         note=f"({cost['rounds_rows_per_game']:.0f} rows per game)")
+    show("games/s without it (the same games, in turn)", cost["without_games_per_s"])
+    show("the rounds table's share of run time %", cost["cost_pct"], "rounds_cost_pct",
+         note=f"(of CPU time; of wall time {cost['wall_cost_pct']:.1f} %)")
+    return {"rounds_cost_pct": TARGETS["rounds_cost_pct"].verdict(cost["cost_pct"])}
+
+
 def aggregation(figures: Figures, aggregate_games: int) -> Verdicts:
     agg = figures["aggregate"] = aggregate_time(aggregate_games)
     show(f"aggregate {agg['games']:,} games s ({agg['tables']} tables)", agg["seconds"], "aggregate_s",
@@ -503,7 +553,7 @@ def whole_study(scale: Scale, policy: str, figures: Figures) -> Verdicts:
     return {"study_s": TARGETS["study_s"].verdict(study["wall_s"], scale.study_games)}
 
 
-SECTIONS = ("one-core", "split", "runner", "worker-memory", "long-run", "aggregate", "study")  # --only names, in order
+SECTIONS = ("one-core", "split", "runner", "rounds", "worker-memory", "long-run", "aggregate", "study")  # --only names, in order
 LONG_POLICY = "random_legal"
 """Plays the long run: the parent's memory depends on games, chunks and rows, not on who
 plays, and random players keep 200,000 games to about an hour and a quarter on 2 cores
@@ -550,6 +600,7 @@ def main(argv: list[str] | None = None) -> None:
         "one-core": ("One core", lambda: one_core(scale, policy, figures)),
         "split": ("Where a game's time goes (shares of the wall clock)", lambda: time_split(scale, policy, figures)),
         "runner": ("Through the runner", lambda: through_runner(scale, policy, figures)),
+        "rounds": ("The rounds table (trajectories)", lambda: rounds_table(scale, policy, figures)),
         "worker-memory": ("A worker's memory", lambda: worker_memory(scale, policy, figures)),
         "long-run": ("A long run's memory", lambda: long_run(figures, args.long_games or scale.long_games,
                                                             args.long_policy)),

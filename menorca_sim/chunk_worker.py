@@ -22,7 +22,8 @@ from menorca_sim.rules import Ruleset, load_ruleset
 
 PlayFn = Callable[[Ruleset, GameSpec], dict[str, Any]]
 """Plays one game and returns its summary (the shape of `Game.summary()`), each seat
-entry completed with `policy` and `auction_strategy`."""
+entry completed with `policy` and `auction_strategy`, and its `rounds` rows (those of
+a `Trajectory`, without the game's ids; may be empty)."""
 
 
 @dataclass(frozen=True)
@@ -50,22 +51,26 @@ def ruleset_for(experiment: Experiment, variant: Variant) -> Ruleset:
     return _RULESETS[key]
 
 
-def play_one(ruleset: Ruleset, game: GameSpec, check: bool = False) -> dict[str, Any]:
+def play_one(ruleset: Ruleset, game: GameSpec, check: bool = False, rounds: bool = True) -> dict[str, Any]:
     """The real engine: seat the policies, each with its seat's stream of the game's seed
     (as `menorca-sim play` does, so any game of a dataset replays there), play to the
-    end, return the summary. `check`: the invariant checks after every action (fuzzing).
-    The policies' decisions count against the run's decision limit, if any."""
+    end, return the summary. `check`: the invariant checks after every action (fuzzing);
+    `rounds`: record the game's trajectory (without it, no `rounds` rows: the benchmark
+    measures its cost). The policies' decisions count against the run's decision limit, if any."""
     from menorca_sim.game import seed_sequences
     from menorca_sim.play import play_game
+    from menorca_sim.trajectory import Trajectory
     from policies import make_policy
 
     streams = seed_sequences(game.seed, game.players)[1:]  # [0] is the game's setup draws
     policies = counted([make_policy(spec, seat, np.random.default_rng(stream))
                         for seat, (spec, stream) in enumerate(zip(game.policies, streams))])
-    summary = play_game(ruleset, game.players, game.seed, policies,
-                        minors=list(game.minors) if game.minors else None, check=check).summary()
+    trajectory = Trajectory() if rounds else None
+    summary = play_game(ruleset, game.players, game.seed, policies, minors=list(game.minors) if game.minors else None,
+                        check=check, watch=trajectory).summary()
     for seat, policy in zip(summary["seats"], policies):
         seat["policy"], seat["auction_strategy"] = policy.name, policy.auction_strategy
+    summary["rounds"] = trajectory.rows if trajectory is not None else []
     return summary
 
 

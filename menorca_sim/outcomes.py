@@ -1,6 +1,6 @@
 """The outcome record schema: what one finished game leaves behind, as tidy rows of
-five tables (games, players, companies, auctions, errors). Everything a report shows
-is computed from these tables."""
+six tables (games, players, companies, auctions, errors, rounds). Everything a report
+shows is computed from these tables."""
 from __future__ import annotations
 
 import pyarrow as pa
@@ -86,10 +86,28 @@ ERRORS = pa.schema([
     ("traceback", pa.string()),
 ])
 
+# The game's trajectory: a snapshot of the players and the running companies after the
+# auction and after each OR (ORs passing within one action, without a decision, share it).
+ROUNDS = pa.schema([
+    ("game_id", pa.int64()),
+    ("variant", pa.string()),
+    ("or", pa.int64()),               # ORs played: 0 = right after the auction, k = right after OR k
+    ("phase", pa.string()),           # phase in force then
+    ("bank", pa.int64()),             # bank cash then
+    ("kind", pa.string()),            # "player" | "company"
+    ("seat", pa.int64()),             # a player's 0-based seat; null for a company
+    ("company", pa.string()),         # a company's id; null for a player
+    ("cash", pa.int64()),             # null for a company closed during the OR (then only its revenue)
+    ("wealth", pa.int64()),           # a player's cash + certificate value; null for a company
+    ("price", pa.int64()),            # a company's share price; null for a player or a closed company
+    ("revenue", pa.int64()),          # a company's route revenue in that OR (0 at or 0); null for a player
+])
+
 TABLES: dict[str, pa.Schema] = {
     "games": GAMES,
     "players": PLAYERS,
     "companies": COMPANIES,
     "auctions": AUCTIONS,
     "errors": ERRORS,
+    "rounds": ROUNDS,
 }

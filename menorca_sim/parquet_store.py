@@ -1,17 +1,17 @@
 """A run's dataset on disk: one Parquet part per table and chunk, plus manifest.json.
 
     DIR/manifest.json
-    DIR/<table>/part-000012.parquet     (games, players, companies, auctions, errors)
+    DIR/<table>/part-000012.parquet     (games, players, companies, auctions, errors, rounds)
     DIR/damaged/<table>/...             (parts a resumed run found damaged, moved aside)
     DIR/.lock                           (while a run writes: see dataset_lock)
 
 Parts are written to a hidden temporary name and renamed into place, so a reader (or a
 resumed run) never sees half a file. Each part carries its chunk's write in its metadata
-(chunk, first game id, games, the row counts of all five parts, a write id), and the
+(chunk, first game id, games, the row counts of all its parts, a write id), and the
 manifest records each finished chunk under "finished": its game ids and, per part in
 the order of "tables", its rows and sha256. A recorded part is sound when its bytes have
 the recorded checksum; a chunk finished after the manifest's last write (a run killed in
-that second) is read in full and adopted when its five parts are one whole write of
+that second) is read in full and adopted when its parts are one whole write of
 exactly its games."""
 from __future__ import annotations
 
@@ -32,7 +32,9 @@ import pyarrow.parquet as pq
 from menorca_sim.outcomes import TABLES
 
 MANIFEST = "manifest.json"
-FORMAT = 2  # manifest format: 2 records each finished chunk's parts with their checksums
+# manifest format: 2 records each finished chunk's parts with their checksums; 3 has the
+# rounds table (a format-2 dataset is reported, read part by part, but not resumed)
+FORMAT = 3
 DAMAGED = "damaged"
 _CHUNK_KEY = b"menorca_sim.chunk"
 

@@ -1,12 +1,15 @@
 """Play one game between policies, one per seat."""
 from __future__ import annotations
 
+from typing import Callable
+
 from menorca_sim.game import Game
 
 
 def play_game(ruleset, players: int, seed: int, policies: list, minors=None, check: bool = False,
-              log=None) -> Game:
-    """Play a whole game; `policies[i]` (with `act(game, legal)`) decides for seat i."""
+              log=None, watch: Callable[[Game], None] | None = None) -> Game:
+    """Play a whole game; `policies[i]` (with `act(game, legal)`) decides for seat i;
+    `watch(game)`, if given, reads the game after each action (e.g. a `Trajectory`)."""
     if len(policies) != players:
         raise ValueError(f"{players} players need {players} policies, got {len(policies)}")
     game = Game(ruleset, players=players, seed=seed, minors=minors, check=check, log=log,
@@ -20,4 +23,6 @@ def play_game(ruleset, players: int, seed: int, policies: list, minors=None, che
             raise ValueError(f"policy {policy.name!r} (seat {seat}, seed {seed}) chose an illegal action "
                              f"{action!r} at decision {game.decision()!r}")
         game.apply(action)
+        if watch is not None:
+            watch(game)
     return game

@@ -8,6 +8,7 @@ from collections import defaultdict
 
 import numpy as np
 import polars as pl
+import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
@@ -15,6 +16,7 @@ import synthetic_data
 from test_stats import _per_game_bradley_terry
 from menorca_sim.analysis import aggregate
 from menorca_sim.analysis.aggregate import Dataset, DatasetError
+from menorca_sim.outcomes import TABLES
 
 
 def _rows(data, table):
@@ -294,3 +296,31 @@ def test_head_to_head_counts_who_finished_ahead_of_whom(planted):
     pair = table.filter((pl.col("auction_strategy") == "alpha") & (pl.col("opponent") == "beta")).row(0, named=True)
     back = table.filter((pl.col("auction_strategy") == "beta") & (pl.col("opponent") == "alpha")).row(0, named=True)
     assert pair["ahead_share"] + back["ahead_share"] == pytest.approx(1) and pair["games"] == back["games"]
+def test_trajectories_are_median_paths_with_bands(tmp_path):
+    """Rounds rows whose values spread evenly over five levels per OR (k % 5 in game k):
+    the median is the middle level, the band the lowest and the highest; a company's path
+    counts the games in which it runs, and a closed company's row (no price) none."""
+    data = synthetic_data.write_dataset(tmp_path, synthetic_data.Spec(games=60, player_counts=(2,), seed=13))
+    rows = []
+    for k, (game_id, variant) in enumerate(pl.read_parquet(data / "games").select("game_id", "variant").rows()):
+        for o in range(3):
+            head = {"game_id": game_id, "variant": variant, "or": o, "phase": "2H", "bank": 1000 - 100 * o - k % 5}
+            rows += [head | {"kind": "player", "seat": s, "cash": 0, "wealth": 100 * s + 10 * o + k % 5}
+                     for s in range(2)]
+            rows += [head | {"kind": "company", "company": "RNC", "cash": 0, "price": 50 + o + k % 5, "revenue": 0}
+                     for _ in range(k % 2)]  # RNC runs in every other game
+            rows.append(head | {"kind": "company", "company": "Ramaders", "revenue": 40})  # closed in this OR
+    for part in (data / "rounds").glob("*.parquet"):
+        part.unlink()
+    pq.write_table(pa.Table.from_pylist(rows, schema=TABLES["rounds"]), data / "rounds" / "part-0.parquet")
+    paths = aggregate.trajectories(Dataset(data))
+    pooled = {(r["measure"], r["who"], r["or"]): (r["games"], r["median"], r["low"], r["high"])
+              for r in paths.filter(pl.col("draw") == "all").iter_rows(named=True)}
+    assert set(pooled) == {(m, w, o) for m, w in (("wealth", "seat 1"), ("wealth", "seat 2"), ("price", "RNC"),
+                                                  ("bank", "bank")) for o in range(3)}
+    for o in range(3):
+        assert pooled[("wealth", "seat 2", o)] == (60, 100 + 10 * o + 2, 100 + 10 * o, 100 + 10 * o + 4)
+        assert pooled[("bank", "bank", o)] == (60, 1000 - 100 * o - 2, 1000 - 100 * o - 4, 1000 - 100 * o)
+        assert pooled[("price", "RNC", o)][0] == 30
+    by_draw = paths.filter((pl.col("draw") != "all") & (pl.col("measure") == "bank"))
+    assert by_draw["draw"].n_unique() == 3 and (by_draw["games"] == 20).all()

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import base64
 import re
+import shutil
 
 import pytest
 from click.testing import CliRunner
@@ -87,6 +88,7 @@ def test_report_command_writes_page_charts_and_summary(small):
 
 def test_report_command_honours_out(tmp_path):
     data = synthetic_data.write_dataset(tmp_path, synthetic_data.Spec(games=30, seed=4))
+    shutil.rmtree(data / "rounds")  # as a dataset written before the rounds table
     stale = tmp_path / "elsewhere" / "variant_differences.png"  # from an earlier report with variants
     stale.parent.mkdir()
     stale.write_bytes(b"old")
@@ -94,7 +96,8 @@ def test_report_command_honours_out(tmp_path):
     assert result.exit_code == 0, result.output
     assert not stale.exists()
     assert (tmp_path / "elsewhere" / "index.html").is_file()
-    assert (tmp_path / "elsewhere" / "summary.md").is_file()
+    assert "\n## Seats\n" in (tmp_path / "elsewhere" / "summary.md").read_text()
+    assert "Trajectories" not in (tmp_path / "elsewhere" / "summary.md").read_text()
 
 
 def test_report_reads_a_dataset_written_by_the_runner(tmp_path):
@@ -112,6 +115,9 @@ def test_report_reads_a_dataset_written_by_the_runner(tmp_path):
     assert analysis.tables["game_length"]["games"].sum() == 12
     assert set(analysis.tables["variant_differences"]["baseline"]) == {"plain"}
     assert len(analysis.comparisons) > 0 and all(c.p_holm >= c.p_value for c in analysis.comparisons)
+    files = build_report(data)  # with the trajectories of its rounds table
+    assert {"wealth_paths.png", "price_paths.png", "bank_paths.png"} <= {p.name for p in files.charts}
+    assert "\n## Trajectories\n\n" in files.summary.read_text() and ">Trajectories</h2>" in files.index.read_text()
 
 
 @pytest.mark.parametrize("make", [lambda p: p / "missing", lambda p: p])

@@ -69,3 +69,38 @@ def test_cli_run_with_the_engine(tiny, tmp_path):
     assert result.exit_code == 0, result.output
     assert result.output.startswith("tiny: 6 games played, 0 errors, ")
     assert dataset(out)["games"]["players"].to_pylist() == [2, 2, 2, 3, 3, 3]
+
+
+def test_rounds_follow_each_game_to_its_end(tiny, tmp_path):
+    """The `rounds` table of a real run: a snapshot after the auction and after each OR
+    (or 0..ors), the last one the game's end (its players' wealth and cash, its bank),
+    a company's revenues over the ORs adding up to its revenue over the game."""
+    run_experiment(load_experiment(tiny, check_policy=check_policy_spec), tmp_path / "out", jobs=1)
+    data = {name: t.to_pylist() for name, t in dataset(tmp_path / "out").items()}
+    for game in data["games"]:
+        rounds = [r for r in data["rounds"] if r["game_id"] == game["game_id"]]
+        assert sorted({r["or"] for r in rounds}) == list(range(game["ors"] + 1))
+        players = [r for r in rounds if r["kind"] == "player"]
+        assert len(players) == (game["ors"] + 1) * game["players"]
+        assert all(r["wealth"] == r["cash"] for r in players if r["or"] == 0)  # no shares yet
+        last = [r for r in rounds if r["or"] == game["ors"]]
+        assert {r["bank"] for r in last} == {game["bank"]} and {r["phase"] for r in last} == {game["phase"]}
+        final = [(p["wealth"], p["cash"]) for p in data["players"] if p["game_id"] == game["game_id"]]
+        assert [(r["wealth"], r["cash"]) for r in last if r["kind"] == "player"] == final
+        for company in (c for c in data["companies"] if c["game_id"] == game["game_id"]):
+            rows = [r for r in rounds if r["company"] == company["company"]]
+            assert sum(r["revenue"] for r in rows) == company["revenue_total"]
+            assert not rows or company["started"]
+
+
+def test_watching_a_game_leaves_it_the_same_game():
+    from menorca_sim.chunk_worker import play_one
+    from menorca_sim.experiment import GameSpec
+
+    rs = load_ruleset()
+    for seed in (1, 2):
+        spec = GameSpec(game_id=seed, variant="", cell="c", game_index=0, seed=seed, players=3,
+                        minors=tuple(rs.minors[:2]), policies=("heuristic",) * 3)
+        watched, alone = play_one(rs, spec), play_one(rs, spec, rounds=False)
+        assert watched["fingerprint"] == alone["fingerprint"] and alone["rounds"] == []
+        assert len(watched["rounds"]) > (watched["ors"] + 1) * 3

@@ -21,7 +21,7 @@ def toy_play(ruleset: Ruleset, game: GameSpec) -> dict[str, Any]:
     winners = [int(s) for s in np.flatnonzero(wealth == wealth.max())]
     legacies = sorted(ruleset.legacies)[: 2 * n]
     minors = list(game.minors) if game.minors else list(rng.choice(ruleset.minors, 2, replace=False))
-    return {
+    summary = {
         "seed": game.seed, "players": n, "minors": minors, "legacies": legacies,
         "events": [str(e) for e in rng.choice(sorted(ruleset.events), 3)],
         "srs": int(rng.integers(3, 12)), "ors": int(rng.integers(5, 30)), "phase": "4H",
@@ -44,6 +44,22 @@ def toy_play(ruleset: Ruleset, game: GameSpec) -> dict[str, Any]:
                       "reservations": 0, "income_earned": 10}
                      for k, leg in enumerate(legacies)],
     }
+    return {**summary, "rounds": _toy_rounds(summary)}
+
+
+def _toy_rounds(summary: dict[str, Any]) -> list[dict[str, Any]]:
+    """Two snapshots, the start (OR 0) and the end (every seat's final wealth, the final
+    bank): a trajectory's rows, without the ORs between."""
+    rows = []
+    for k, bank in ((0, 5000), (summary["ors"], summary["bank"])):
+        head = {"or": k, "phase": summary["phase"], "bank": bank}
+        rows += [{**head, "kind": "player", "seat": i, "company": None, "cash": s["cash"],
+                  "wealth": s["wealth"] if k else 400, "price": None, "revenue": None}
+                 for i, s in enumerate(summary["seats"])]
+        rows += [{**head, "kind": "company", "seat": None, "company": c["company"], "cash": 0,
+                  "wealth": None, "price": c["final_price"], "revenue": c["revenue_total"] if k else 0}
+                 for c in summary["companies"] if c["started"]]
+    return rows
 
 
 def failing_play(ruleset: Ruleset, game: GameSpec) -> dict[str, Any]:

@@ -466,6 +466,32 @@ def errors(ds: Dataset) -> pl.DataFrame:
     return ds.scan("errors").group_by("variant", "error").agg(games=pl.len()).sort("games", descending=True).collect()
 
 
+def trajectories(ds: Dataset) -> pl.DataFrame:
+    """Median paths over the ORs with their 10-90 % bands, from the `rounds` table: each
+    seat's wealth ("seat 1".."seat N"), each company's share price (its id) and the bank,
+    per variant, population, player count and minor draw ("all": the draws pooled). At
+    OR k each path counts the games then running (`games`): a company's, those in which
+    it runs. Empty for a dataset without the rounds table (written before it existed)."""
+    games = ds.games.lazy().select("game_id", "variant", "population", "players", "draw")
+    rounds = ds.scan("rounds").join(games, on=["game_id", "variant"])
+    players = rounds.filter(pl.col("kind") == "player")
+
+    def path(rows: pl.LazyFrame, measure: str, who: pl.Expr) -> pl.LazyFrame:
+        return rows.select(*KEYS, "draw", pl.lit(measure).alias("measure"), who.alias("who"), "or",
+                           pl.col(measure).alias("value"))
+
+    paths = pl.concat([
+        path(players, "wealth", pl.format("seat {}", pl.col("seat") + 1)),
+        path(rounds.filter((pl.col("kind") == "company") & pl.col("price").is_not_null()), "price", pl.col("company")),
+        path(players.filter(pl.col("seat") == 0), "bank", pl.lit("bank")),  # seat 0: one row per game and OR
+    ])
+    value = pl.col("value")
+    return (pl.concat([paths, paths.with_columns(draw=pl.lit("all"))]).group_by(*KEYS, "draw", "measure", "who", "or")
+            .agg(pl.len().alias("games"), value.median().alias("median"),
+                 value.quantile(0.1, "nearest").alias("low"), value.quantile(0.9, "nearest").alias("high"))
+            .sort(*KEYS, "draw", "measure", "who", "or").collect())
+
+
 PROBE = re.compile(r"^probe\(.*\b(start|legacy)=['\"]?([^,'\")]+)")  # policies/probe.py's specs
 
 
@@ -699,6 +725,7 @@ def analyse(ds: Dataset, seed: int = 0, market_top: int | None = None) -> Analys
         "variant_differences": variant_differences(ds),
         "probe_effects": probe_effects(ds),
         "errors": errors(ds),
+        "trajectories": trajectories(ds),
     }
     if market_top is not None:
         tables["company_edges"] = company_edges(ds, market_top)

@@ -302,4 +302,34 @@ def head_to_head(table: pl.DataFrame, column: str, path: Path) -> Path | None:
         ax.set_title(name if name != "all games" else "", fontsize="medium")
         fig.colorbar(image, ax=ax, label="finished ahead (%)", shrink=0.8)
     fig.suptitle(f"Head to head: how often each {column.replace('_', ' ')} finished ahead of each other")
+TRAJECTORY_SHARE = 0.25  # a path is drawn while at least this share of its games still run
+
+
+def trajectories(table: pl.DataFrame, measure: str, lines: str, title: str, label: str, path: Path) -> Path | None:
+    """Median paths of `measure` over the ORs with their 10-90 % bands (rows of
+    `aggregate.trajectories`), one panel per variant, population and player count, one
+    line per value of column `lines`; a path ends where fewer than TRAJECTORY_SHARE of
+    its games still run (beyond, the longest games alone would draw it)."""
+    table = table.filter(pl.col("measure") == measure)
+    if table.is_empty():
+        return None
+    table = _series(table).with_columns(pl.col("games").max().over("series", "players", lines).alias("most"))
+    table = table.filter(pl.col("games") >= TRAJECTORY_SHARE * pl.col("most"))
+    series, counts = table["series"].unique().sort().to_list(), table["players"].unique().sort().to_list()
+    names = table[lines].unique().sort().to_list()  # one colour per line in every panel
+    fig = Figure(figsize=(4.6 * len(counts), 3.4 * len(series)))
+    for (name, players), panel in table.group_by("series", "players"):
+        ax = fig.add_subplot(len(series), len(counts), series.index(name) * len(counts) + counts.index(players) + 1)
+        for (line,), rows in panel.sort(lines, "or").group_by(lines, maintain_order=True):
+            colour = COLOURS[names.index(line) % len(COLOURS)]
+            ax.fill_between(rows["or"].to_numpy(), rows["low"].to_numpy(), rows["high"].to_numpy(), color=colour,
+                            alpha=0.15, linewidth=0)
+            ax.plot(rows["or"].to_numpy(), rows["median"].to_numpy(), color=colour, label=line)
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))  # rounds are whole numbers
+        ax.set_title(f"{players} players" + (f", {name}" if name != "all games" else ""), fontsize="medium")
+        ax.set_xlabel("operating rounds played (0 = after the auction)")
+        ax.set_ylabel(label)
+        ax.legend(fontsize="x-small")
+    # above the figure's top (the saved area grows to it): tight_layout leaves a tall grid no room
+    fig.suptitle(f"{title}: median over the games, band from the 10th to the 90th percentile", y=1.0, va="bottom")
     return _save(fig, path)

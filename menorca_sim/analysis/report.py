@@ -20,7 +20,7 @@ from menorca_sim.analysis.stats import ALPHA, CONFIDENCE
 CHART_FILES = {name: f"{name}.png" for name in (
     "seat_win_share", "draw_length", "draw_seat1", "auction_strategy_ratings", "policy_ratings",
     "legacy_price_value", "game_length", "end_reasons", "variant_differences", "sweeps",
-    "auction_strategy_head_to_head", "policy_head_to_head")}
+    "auction_strategy_head_to_head", "policy_head_to_head", "wealth_paths", "price_paths", "bank_paths")}
 """Every chart file the report may write; one left from an earlier report is removed."""
 RATE_COLUMNS = ("win_share", "share", "fair", "start_rate", "float_rate", "drop_rate", "zero_rate", "distinct_share",
                 "ahead_share",
@@ -198,6 +198,22 @@ def _sections(a: Analysis, out: Path) -> list[Section]:
                 [("End reasons", t["end_reasons"])],
                 chart(charts.end_reasons(t["end_reasons"], out / CHART_FILES["end_reasons"]))),
     ]
+    paths = t["trajectories"]
+    if not paths.is_empty():  # a dataset written before the rounds table has none
+        pooled = paths.filter(pl.col("draw") == "all")
+        sections.append(Section(
+            "trajectories", "Trajectories", "How does a game unfold, OR by OR: does a seat fall behind early "
+            "or late, how do share prices climb, how fast does the bank drain in each minor draw?",
+            charts=chart(charts.trajectories(pooled, "wealth", "who", "Wealth by seat", "wealth (R.)",
+                                             out / CHART_FILES["wealth_paths"])) +
+            chart(charts.trajectories(pooled, "price", "who", "Share price by company", "share price (R.)",
+                                      out / CHART_FILES["price_paths"])) +
+            chart(charts.trajectories(paths.filter(pl.col("draw") != "all"), "bank", "draw",
+                                      "The bank by minor draw", "bank (R.)", out / CHART_FILES["bank_paths"])),
+            notes=["OR 0 is the state right after the auction, OR k right after the k-th operating round. At "
+                   "each OR a path counts the games still running (a company's, those in which it runs); it "
+                   f"ends where fewer than {charts.TRAJECTORY_SHARE * 100:.0f} % of its games still run, so that the "
+                   "longest games alone do not draw it. Wealth = cash + certificates at their share price."]))
     if len(a.variants) > 1:
         sections.insert(0, Section(
             "glance", "Variants at a glance", "What does each rule variant do to the game: how long it "
