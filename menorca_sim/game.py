@@ -8,17 +8,19 @@ from typing import Sequence
 import cython
 import numpy as np
 
-from menorca_sim.core import actions as A
 from menorca_sim.core import operating
+from menorca_sim.core.actions import describe
 from menorca_sim.core.board import Board
-from menorca_sim.core.codes import AB_REVENUE_BONUS, POOL, TREASURY
-from menorca_sim.core.engine import Engine
 from menorca_sim.core.routes import RevenueContext
 from menorca_sim.core.transitions import Checker
 from menorca_sim.core.maptables import map_tables
 from menorca_sim.core.tables import tables_for
 from menorca_sim.log import GameLog
 from menorca_sim.rules import Ruleset, load_ruleset
+
+if not cython.compiled:  # compiled, game.pxd cimports them
+    from menorca_sim.core.codes import AB_REVENUE_BONUS, PAYOUT, POOL, TREASURY, WITHHOLD
+    from menorca_sim.core.engine import Engine
 
 
 class IllegalActionError(ValueError):
@@ -42,18 +44,12 @@ class RevenueMemo:
     `MEMO_MAX` revenues, so that a game's memo stays small. Compiled as an extension
     type: the Game asks it a few hundred times per game."""
 
-    _numbers = cython.declare(dict)
-    _next = cython.declare(cython.long)
-    _revenues = cython.declare(dict)
-    _contexts = cython.declare(dict)
-
     def __init__(self) -> None:
         self._numbers = {}
         self._next = 0
         self._revenues = {}
         self._contexts = {}
 
-    @cython.ccall
     def number(self, key: tuple) -> int:
         number = self._numbers.get(key)
         if number is None:
@@ -61,11 +57,9 @@ class RevenueMemo:
             self._next += 1
         return number
 
-    @cython.ccall
     def get(self, number: int, fleet: tuple) -> int | None:
         return self._revenues.get((number, fleet))
 
-    @cython.ccall
     def put(self, number: int, fleet: tuple, revenue: int) -> None:
         if len(self._revenues) >= MEMO_MAX:
             self._revenues.clear()
@@ -73,11 +67,9 @@ class RevenueMemo:
             self._contexts.clear()
         self._revenues[(number, fleet)] = revenue
 
-    @cython.ccall
     def context(self, key: tuple) -> RevenueContext | None:
         return self._contexts.get(key)
 
-    @cython.ccall
     def put_context(self, key: tuple, ctx: RevenueContext) -> None:
         self._contexts[key] = ctx
 
@@ -87,37 +79,8 @@ MEMO_MAX = 20000  # revenues a RevenueMemo holds at most
 
 @cython.cclass
 class Game:
-    """One game: setup draws from `seed`, then actions until `is_over()`."""
-
-    # Compiled, a Game is an extension type: its methods read these fields as C fields, not
-    # by a lookup in an instance dict, and call its internal helpers (`cython.ccall`)
-    # directly, not through Python (every decision asks a Game dozens of questions). All
-    # fields stay readable and writable from Python; see __init__ for what each holds.
-    ruleset = cython.declare(object, visibility="public")
-    seed = cython.declare(object, visibility="public")
-    check = cython.declare(object, visibility="public")
-    seats = cython.declare(object, visibility="public")
-    _checker = cython.declare(object, visibility="public")
-    _eng = cython.declare(object, visibility="public")
-    _legal = cython.declare(object, visibility="public")
-    _revenue_state = cython.declare(object, visibility="public")
-    _bank = cython.declare(object, visibility="public")
-    _for_sale = cython.declare(dict, visibility="public")
-    _map_key = cython.declare(tuple, visibility="public")
-    _own_keys = cython.declare(tuple, visibility="public")
-    _revenues = cython.declare(RevenueMemo, visibility="public")
-    _ship_ids = cython.declare(frozenset, visibility="public")
-    _searched = cython.declare(dict, visibility="public")
-    _log = cython.declare(object, visibility="public")
-    _actor_now = cython.declare(object, visibility="public")
-    _decision_now = cython.declare(object, visibility="public")
-    _bank_checked = cython.declare(cython.bint, visibility="public")
-    _contexts = cython.declare(dict, visibility="public")
-    _asked = cython.declare(dict, visibility="public")
-    _key_numbers = cython.declare(dict, visibility="public")
-    _keys = cython.declare(dict, visibility="public")
-    _key_common = cython.declare(object, visibility="public")
-    _history = cython.declare(list, visibility="public")
+    """One game: setup draws from `seed`, then actions until `is_over()` (its fields and
+    compiled helpers: game.pxd)."""
 
     def __init__(self, ruleset: Ruleset | None = None, players: int = 3, seed: int = 0,
                  minors: list[str] | None = None, legacies: list[str] | None = None,
@@ -159,7 +122,6 @@ class Game:
         seat, company = self._actor()
         return self._eng.t.company_ids[company] if company >= 0 else f"P{seat + 1}"
 
-    @cython.ccall
     def _actor(self) -> tuple[int, int]:
         """The engine's (seat, company index) deciding now, asked once per state with the decision."""
         if self._actor_now is None:
@@ -173,7 +135,6 @@ class Game:
                 self._asked[(eng.t.company_ids[company], fleet)] = eng.or_plan.revenue
         return self._actor_now
 
-    @cython.ccall
     def _forget_state(self) -> None:
         """Drop what was remembered of the state before an action (or of the original's,
         in a clone); what was asked about route revenues only once the map or anything
@@ -196,11 +157,10 @@ class Game:
             self._actor()
         return self._decision_now
 
-    @cython.ccall
     def _legal_pairs(self):
         if self._legal is None:
             tuples = self._eng.legal()
-            self._legal = (tuples, [A.describe(self._eng.t, a) for a in tuples])
+            self._legal = (tuples, [describe(self._eng.t, a) for a in tuples])
         return self._legal
 
     def legal_actions(self) -> list[dict]:
@@ -212,7 +172,7 @@ class Game:
         eng = self._eng
         logged = self._log is not None
         context = self._context() if logged else None
-        plan = eng.or_plan if logged and tuples[i][0] in (A.PAYOUT, A.WITHHOLD) else None
+        plan = eng.or_plan if logged and tuples[i][0] in (PAYOUT, WITHHOLD) else None
         before = self._checker.before(eng, tuples[i]) if self.check else None
         eng.apply(tuples[i])
         self._history.append(tuples[i])
@@ -309,7 +269,6 @@ class Game:
         """The seat deciding for `company` (-1 if no player does: not started, or closed)."""
         return self._director(self._eng.t.company_index[company])
 
-    @cython.ccall
     def _director(self, c: int) -> int:
         seat = self._eng.director(c)
         return seat if 0 <= seat < self._eng.n else -1
@@ -373,7 +332,6 @@ class Game:
         board, ctx = self._changed(c, changes, operating.revenue_context(eng, c))
         return board.best_routes(company, eng.is_major(c), self._fleet(vehicles), ctx)
 
-    @cython.ccall
     def _fleet(self, vehicles: Sequence[str]) -> list[tuple[str, str, int]]:
         """(id, kind, range) of each vehicle: what the route search takes."""
         searched = self._searched
@@ -396,7 +354,6 @@ class Game:
             total = self._asked[(company, fleet)] = self._remembered_revenue(company, fleet)
         return total
 
-    @cython.ccall
     def _remembered_revenue(self, company: str, fleet: tuple) -> int:
         """`route_revenue(company, fleet)` from the memo, searched where it is not there."""
         eng = self._eng
@@ -423,7 +380,6 @@ class Game:
             memo.put(number, fleet, total)
         return total
 
-    @cython.ccall
     def _key_number(self, c: int, company: str) -> int:
         """The memo's number of company c's `revenue_key` now (the key kept in `_keys`)."""
         number = self._key_numbers.get(c)
@@ -447,7 +403,6 @@ class Game:
             self._remember(c, company, tuple(vehicles), base)
         return revenues
 
-    @cython.ccall
     def _remember(self, c: int, company: str, fleet: tuple, revenue: int) -> None:
         """`route_revenue(company, fleet)` on the map as it is, searched on the way."""
         self._asked[(company, fleet)] = revenue
@@ -483,7 +438,7 @@ class Game:
         """The `lay_tile` actions `company` could make in a later turn of this phase after
         the lays `done` (applied to a copy), with the cash they leave."""
         _, _, lays = self._next_lays(company, done)
-        return [A.describe(self._eng.t, a) for a in lays]
+        return [describe(self._eng.t, a) for a in lays]
 
     def next_lay_revenues(self, company: str, vehicles: list[str], done=()) -> list[int]:
         """`route_revenue(company, vehicles, done + [lay])` for each lay of
@@ -551,7 +506,6 @@ class Game:
             own = parts[c] = (tuple(bonuses), tuple(eng.mmarkers[c]))
         return self._key_common + own
 
-    @cython.ccall
     def _context_of(self, c: int):
         """Company c's revenue context in the current state, for revenue questions (without
         the goods markers, which only a route plan reports): built once per revenue key but
@@ -568,7 +522,6 @@ class Game:
             self._contexts[c] = ctx
         return ctx
 
-    @cython.ccall
     def _changed(self, c: int, changes, ctx=None) -> tuple:
         """(board, revenue context) of company c with `changes` applied to copies; the
         context is `ctx`, or by default `_context_of(c)`."""
@@ -703,8 +656,6 @@ COMPANY_FIELDS = ("cash", "price", "cell", "treasury", "pool", "par", "director"
                   "stations", "market_markers", "goods_markers", "legacies")
 
 
-@cython.cfunc
-@cython.locals(g=Game)  # its fields read as C fields
 def _player_field(g: Game, p: int, field: str):
     """Field `field` (one of PLAYER_FIELDS) of seat p's record: a compiled branch per
     field, not a call per field (a player reads records at every decision)."""
@@ -718,8 +669,6 @@ def _player_field(g: Game, p: int, field: str):
     return g._legacies(eng.leg_player, p)
 
 
-@cython.cfunc
-@cython.locals(g=Game)  # its fields read as C fields
 def _company_field(g: Game, c: int, field: str):
     """Field `field` (one of COMPANY_FIELDS) of company c's record (see `_player_field`);
     the fields the scripted players read come first."""

@@ -1,5 +1,6 @@
 # Compiled declarations of auction.py (augmenting .pxd: auction.py stays the reference).
-from menorca_sim.core.codes cimport AB_GRANT_CERTIFICATE, MAJOR, TREASURY
+from menorca_sim.core.codes cimport (AB_GRANT_CERTIFICATE, AUCTION_PASS, BUY_CHEAPEST, CONTEST_DROP,
+                                     CONTEST_RAISE, MAJOR, RESERVE, TREASURY)
 from menorca_sim.core.engine cimport Engine
 
 cpdef void begin(Engine eng)

@@ -29,23 +29,7 @@ class _LayViews:
     (changed in place: the views stay good) and its tables' arrays. Taking a memoryview
     anew costs more than a hex's checks, and the lookahead asks for thousands of lays."""
 
-    board: object  # the board viewed
-    tile: cython.int[::1]
-    rot: cython.int[::1]
-    left: cython.int[::1]
-    n_manifest: cython.int  # tiles of the manifest: tile indices below it
-    path_bits: cython.int[::1]
-    pair_a: cython.int[::1]
-    pair_b: cython.int[::1]
-    n_pairs: cython.int
-    edge_mask: cython.int[::1]
-    neighbour: cython.int[::1]
-    land_node: cython.int[::1]
-    tile_colour: cython.int[::1]
-    terrain_cost: cython.int[::1]
-    lay_options: cython.int[::1]
-    first_lay_span: cython.int[::1]
-    upgrade_span: cython.int[::1]
+    # its fields: board.pxd
 
     def __init__(self, board) -> None:
         tb = board.tables
@@ -78,12 +62,7 @@ class _Lays:
     lay cost more than the lay's checks): land hex, tile index, rotation and cost of lay
     i < n, and, once `Board._lay_effects` ran, its effect on routes as a number (-1: none)."""
 
-    n: cython.int  # lays held
-    h: cython.int[::1]
-    t: cython.int[::1]
-    r: cython.int[::1]
-    cost: cython.int[::1]
-    effect: cython.longlong[::1]
+    # its fields: board.pxd
 
     def __init__(self) -> None:
         self.n = 0

@@ -4,8 +4,9 @@
 # of one buffer, `_grid` (see Engine._bind): bools are stored as 0/1.
 cimport cython
 
-from menorca_sim.core.codes cimport (AUCTION, BOX, MAJOR, MARKET_MARKER, MINOR, NO_MARKER, OPERATING, OVER,
-                                     OWNER_SLOTS, SCOPE_NONE, SCOPE_OR, SCOPE_SET, STOCK, TREASURY)
+from menorca_sim.core.codes cimport (AUCTION, BOX, DISCARD, MAJOR, MARKET_MARKER, MINOR, NO_MARKER, OPERATING,
+                                     OVER, OWNER_SLOTS, PLACE_GOODS, PLACE_MARKET, SCOPE_NONE, SCOPE_OR,
+                                     SCOPE_SET, STOCK, TREASURY)
 from menorca_sim.core.tables cimport Tables
 
 @cython.final

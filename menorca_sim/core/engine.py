@@ -16,12 +16,12 @@ from array import array
 import cython
 import numpy as np
 
-from menorca_sim.core import actions as A
 from menorca_sim.core import auction, operating, phases, stock
 
 if not cython.compiled:
-    from menorca_sim.core.codes import (AUCTION, BOX, MAJOR, MARKET_MARKER, MINOR, NO_MARKER, OPERATING, OVER,
-                                        OWNER_SLOTS, SCOPE_NONE, SCOPE_OR, SCOPE_SET, STOCK, TREASURY)
+    from menorca_sim.core.codes import (AUCTION, BOX, DISCARD, MAJOR, MARKET_MARKER, MINOR, NO_MARKER,
+                                        OPERATING, OVER, OWNER_SLOTS, PLACE_GOODS, PLACE_MARKET, SCOPE_NONE,
+                                        SCOPE_OR, SCOPE_SET, STOCK, TREASURY)
 from menorca_sim.core.codes import ROUND_NAMES
 
 # rows of the int buffer: one per 1-D field, and the companies' count of rows per 2-D field
@@ -494,9 +494,9 @@ class Engine:
     def apply(self, action: tuple) -> None:
         """Apply a legal action (the caller checks legality)."""
         kind: cython.int = action[0]
-        if kind == A.PLACE_MARKET or kind == A.PLACE_GOODS:
+        if kind == PLACE_MARKET or kind == PLACE_GOODS:
             stock.place_marker(self, action)
-        elif kind == A.DISCARD:
+        elif kind == DISCARD:
             phases.discard(self, phases.company_to_discard(self), action[1])
         elif self.stage == AUCTION:
             auction.apply(self, action)

@@ -1,9 +1,10 @@
 # Compiled declarations of operating.py (augmenting .pxd: operating.py stays the reference).
 from menorca_sim.core.codes cimport (AB_EXTRA_TILE_LAY, AB_FREE_MARKET_MARKER, AB_FREE_PORT, AB_REVENUE_BONUS,
-                                     AB_TERRAIN_DISCOUNT, AB_VEHICLE_DISCOUNT, DOWN, LEFT, MARKET_MARKER, MINOR,
-                                     NO_MARKER, OPERATING, POOL, RIGHT, STEP_BUY_BACK, STEP_DIVIDEND,
-                                     STEP_LEGACY, STEP_SELL_OWN, STEP_STATION, STEP_TRACK, STEP_VEHICLES,
-                                     TREASURY)
+                                     AB_TERRAIN_DISCOUNT, AB_VEHICLE_DISCOUNT, ACCEPT_OFFER, BUY_BACK,
+                                     BUY_LEGACY, BUY_VEHICLE, DECLINE_OFFER, DOWN, FORCED_BUY, LAY_TILE, LEFT,
+                                     MARKET_MARKER, MINOR, NO_MARKER, OPERATING, PAYOUT, PLACE_STATION, POOL,
+                                     RIGHT, SELL_OWN, SKIP, STEP_BUY_BACK, STEP_DIVIDEND, STEP_LEGACY,
+                                     STEP_SELL_OWN, STEP_STATION, STEP_TRACK, STEP_VEHICLES, TREASURY, WITHHOLD)
 from menorca_sim.core.engine cimport Engine
 
 cpdef void begin_or(Engine eng)

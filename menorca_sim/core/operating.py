@@ -6,17 +6,18 @@ from __future__ import annotations
 
 import cython
 
-from menorca_sim.core import actions as A
 from menorca_sim.core import phases
 from menorca_sim.core.routes import RevenueContext
 from menorca_sim.core.stock import request_marker
 
 if not cython.compiled:
     from menorca_sim.core.codes import (AB_EXTRA_TILE_LAY, AB_FREE_MARKET_MARKER, AB_FREE_PORT,
-                                        AB_REVENUE_BONUS, AB_TERRAIN_DISCOUNT, AB_VEHICLE_DISCOUNT, DOWN,
-                                        LEFT, MARKET_MARKER, MINOR, NO_MARKER, OPERATING, POOL, RIGHT,
-                                        STEP_BUY_BACK, STEP_DIVIDEND, STEP_LEGACY, STEP_SELL_OWN, STEP_STATION,
-                                        STEP_TRACK, STEP_VEHICLES, TREASURY)
+                                        AB_REVENUE_BONUS, AB_TERRAIN_DISCOUNT, AB_VEHICLE_DISCOUNT,
+                                        ACCEPT_OFFER, BUY_BACK, BUY_LEGACY, BUY_VEHICLE, DECLINE_OFFER, DOWN,
+                                        FORCED_BUY, LAY_TILE, LEFT, MARKET_MARKER, MINOR, NO_MARKER, OPERATING,
+                                        PAYOUT, PLACE_STATION, POOL, RIGHT, SELL_OWN, SKIP, STEP_BUY_BACK,
+                                        STEP_DIVIDEND, STEP_LEGACY, STEP_SELL_OWN, STEP_STATION, STEP_TRACK,
+                                        STEP_VEHICLES, TREASURY, WITHHOLD)
 
 STEP_NAMES = ("company_buys_legacy", "lay_tile", "place_station", "buy_vehicles", "dividend",
               "company_sells", "company_buys_back")
@@ -117,15 +118,15 @@ def _next_step(eng) -> None:
 
 def legal(eng) -> list:
     if eng.offer:
-        return [(A.ACCEPT_OFFER,), (A.DECLINE_OFFER,)]
+        return [(ACCEPT_OFFER,), (DECLINE_OFFER,)]
     moves = _choices(eng)
     c = eng.or_company
     if eng.or_step == STEP_VEHICLES:
         if eng.co_vehicles[c] or not moves:
-            moves.append((A.SKIP,))
+            moves.append((SKIP,))
         return moves
     if eng.or_step != STEP_DIVIDEND:
-        moves.append((A.SKIP,))
+        moves.append((SKIP,))
     return moves
 
 
@@ -144,15 +145,15 @@ def _choices(eng) -> list:
     if step == STEP_VEHICLES:
         return _vehicle_purchases(eng, c)
     if step == STEP_DIVIDEND:
-        return [(A.PAYOUT,), (A.WITHHOLD,)] if eng.or_plan.revenue > 0 else []
+        return [(PAYOUT,), (WITHHOLD,)] if eng.or_plan.revenue > 0 else []
     if step == STEP_SELL_OWN:
         if not t.sells_own:
             return []
         most: cython.int = min(eng.count_of(c, TREASURY), t.pool_limit - eng.count_of(c, POOL))
-        return [(A.SELL_OWN, k) for k in range(1, most + 1)]
+        return [(SELL_OWN, k) for k in range(1, most + 1)]
     k = eng.first_cert(c, POOL)
     if t.buys_back and k >= 0 and eng.cert_price(c, k) <= eng.co_cash[c]:
-        return [(A.BUY_BACK,)]
+        return [(BUY_BACK,)]
     return []
 
 
@@ -172,7 +173,7 @@ def _legacy_purchases(eng, c: cython.int) -> list:
         base = t.leg_min_price[l]
         for price in sorted({base * lo_pct // 100, base, base * hi_pct // 100}):
             if base * lo_pct // 100 <= price <= base * hi_pct // 100 and price <= eng.co_cash[c]:
-                moves.append((A.BUY_LEGACY, l, price))
+                moves.append((BUY_LEGACY, l, price))
     return moves
 
 
@@ -193,8 +194,7 @@ def tile_lays_on(eng, c: cython.int, board, cash: cython.int) -> list:
     """Company c's lays on `board` (the game's, or a copy) paying from `cash`."""
     colours, discount = lay_terms(eng, c)
     lays = _ask_board(eng, board, "tile_lays", eng.t.company_ids[c], colours, cash, discount)
-    kind = A.LAY_TILE  # looked up once, not once per lay
-    return [(kind, h, tile, rot, cost) for h, tile, rot, cost in lays]
+    return [(LAY_TILE, h, tile, rot, cost) for h, tile, rot, cost in lays]
 
 
 def _ask_board(eng, board, question: str, *args):
@@ -228,7 +228,7 @@ def _station_sites(eng, c: cython.int) -> list:
             continue
         cost = 0 if node in free else t.station_cost
         if cost <= eng.co_cash[c]:
-            moves.append((A.PLACE_STATION, node, cost))
+            moves.append((PLACE_STATION, node, cost))
     return moves
 
 
@@ -303,10 +303,10 @@ def _vehicle_purchases(eng, c: cython.int) -> list:
             continue
         is_ship = t.vehicle_is_ship[v]
         if (ships if is_ship else carts) < limit:
-            moves.append((A.BUY_VEHICLE, v, -1, price, -1))
+            moves.append((BUY_VEHICLE, v, -1, price, -1))
         elif is_ship:  # return one of its ships to make room
             for r in sorted({x for x in own if t.vehicle_is_ship[x]}):
-                moves.append((A.BUY_VEHICLE, v, -1, price, r))
+                moves.append((BUY_VEHICLE, v, -1, price, r))
     d: cython.int = eng.director(c)
     low: cython.int = t.trade_min_price
     anyone: cython.bint = t.trade_any
@@ -323,11 +323,11 @@ def _vehicle_purchases(eng, c: cython.int) -> list:
                 continue
             for price in sorted({low, t.veh_price[v], cash}):
                 if low <= price <= cash:
-                    moves.append((A.BUY_VEHICLE, v, s, price, -1))
+                    moves.append((BUY_VEHICLE, v, s, price, -1))
     if not own and not moves:
         forced = _forced_choice(eng, c)
         if forced >= 0:
-            moves.append((A.FORCED_BUY, forced, bank_price(eng, c, forced)))
+            moves.append((FORCED_BUY, forced, bank_price(eng, c, forced)))
     return moves
 
 
@@ -467,9 +467,9 @@ def _pay_goods(eng, reached: dict) -> None:
 def apply(eng, action: tuple) -> None:
     kind: cython.int = action[0]
     c: cython.int = eng.or_company
-    if kind == A.SKIP:
+    if kind == SKIP:
         _next_step(eng)
-    elif kind == A.BUY_LEGACY:
+    elif kind == BUY_LEGACY:
         l, price = action[1], action[2]
         d = eng.director(c)
         eng.co_cash[c] -= price
@@ -480,17 +480,17 @@ def apply(eng, action: tuple) -> None:
         _next_step(eng)
         if eng.t.ability[l] == AB_FREE_MARKET_MARKER:
             request_marker(eng, MARKET_MARKER, c, d, eng.t.ab_count[l])
-    elif kind == A.LAY_TILE:
+    elif kind == LAY_TILE:
         eng.board.lay_tile(action[1], action[2], action[3])
         eng.co_cash[c] -= action[4]
         eng.bank += action[4]
         eng.or_lays_left -= 1
-    elif kind == A.PLACE_STATION:
+    elif kind == PLACE_STATION:
         eng.board.place_station(eng.t.company_ids[c], action[1], station_kind(eng, c))
         eng.co_cash[c] -= action[2]
         eng.bank += action[2]
         _next_step(eng)
-    elif kind == A.BUY_VEHICLE:
+    elif kind == BUY_VEHICLE:
         seller = action[2]
         if seller >= 0 and eng.director(seller) != eng.director(c):
             eng.offer = [c, action[1], seller, action[3]]  # the seller's director must agree
@@ -498,25 +498,25 @@ def apply(eng, action: tuple) -> None:
         if action[4] >= 0:
             eng.remove_vehicle(c, action[4])
         _buy(eng, c, action[1], seller, action[3])
-    elif kind == A.ACCEPT_OFFER:
+    elif kind == ACCEPT_OFFER:
         _, v, seller, price = eng.offer
         eng.offer = []
         _buy(eng, c, v, seller, price)
-    elif kind == A.DECLINE_OFFER:
+    elif kind == DECLINE_OFFER:
         eng.declined.append(eng.offer[2])  # one refusal per seller and turn keeps it finite
         eng.offer = []
-    elif kind == A.FORCED_BUY:
+    elif kind == FORCED_BUY:
         _forced_buy(eng, c, action[1], action[2])
         if not eng.co_vehicles[c]:
             _next_step(eng)
-    elif kind == A.PAYOUT:
+    elif kind == PAYOUT:
         _pay_out(eng, c, eng.or_plan.revenue)
         _next_step(eng)
-    elif kind == A.WITHHOLD:
+    elif kind == WITHHOLD:
         eng.pay_company(c, eng.or_plan.revenue)
         eng.move(c, LEFT)
         _next_step(eng)
-    elif kind == A.SELL_OWN:
+    elif kind == SELL_OWN:
         _sell_own(eng, c, action[1])
         _next_step(eng)
     else:  # BUY_BACK

@@ -1,6 +1,6 @@
 # Compiled declarations of phases.py (augmenting .pxd: phases.py stays the reference).
 # The merger runs once per game: its helpers stay Python-level.
-from menorca_sim.core.codes cimport BOX, OPERATING, POOL, TREASURY
+from menorca_sim.core.codes cimport BOX, DISCARD, OPERATING, POOL, TREASURY
 from menorca_sim.core.engine cimport Engine
 
 cpdef void advance(Engine eng)

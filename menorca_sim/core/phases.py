@@ -5,10 +5,8 @@ from __future__ import annotations
 
 import cython
 
-from menorca_sim.core import actions as A
-
 if not cython.compiled:
-    from menorca_sim.core.codes import BOX, OPERATING, POOL, TREASURY
+    from menorca_sim.core.codes import BOX, DISCARD, OPERATING, POOL, TREASURY
 
 
 def advance(eng) -> None:
@@ -53,7 +51,7 @@ def company_to_discard(eng) -> cython.int:
 def discard_actions(eng, c: cython.int) -> list:
     ship: cython.int = _over_limit_kind(eng, c) == 1
     kinds = sorted({v for v in eng.co_vehicles[c] if eng.t.vehicle_is_ship[v] == ship})
-    return [(A.DISCARD, v) for v in kinds]
+    return [(DISCARD, v) for v in kinds]
 
 
 def discard(eng, c: cython.int, v: cython.int) -> None:

@@ -1,6 +1,7 @@
 # Compiled declarations of stock.py (augmenting .pxd: stock.py stays the reference).
-from menorca_sim.core.codes cimport (DOWN, GOODS_MARKER, MAJOR, MARKET_MARKER, MINOR, NO_MARKER, POOL, STOCK,
-                                     TREASURY, UP)
+from menorca_sim.core.codes cimport (BUY_CERT, DOWN, END_TURN, GOODS_MARKER, MAJOR, MARKET_MARKER, MINOR,
+                                     NO_MARKER, PLACE_GOODS, PLACE_MARKET, POOL, SELL_CERT, SOURCE_POOL,
+                                     SOURCE_TREASURY, SR_PASS, START_COMPANY, STOCK, TREASURY, UP)
 from menorca_sim.core.engine cimport Engine
 
 cpdef void begin(Engine eng)

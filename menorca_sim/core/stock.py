@@ -5,11 +5,10 @@ from __future__ import annotations
 
 import cython
 
-from menorca_sim.core import actions as A
-
 if not cython.compiled:
-    from menorca_sim.core.codes import (DOWN, GOODS_MARKER, MAJOR, MARKET_MARKER, MINOR, NO_MARKER, POOL,
-                                        STOCK, TREASURY, UP)
+    from menorca_sim.core.codes import (BUY_CERT, DOWN, END_TURN, GOODS_MARKER, MAJOR, MARKET_MARKER, MINOR,
+                                        NO_MARKER, PLACE_GOODS, PLACE_MARKET, POOL, SELL_CERT, SOURCE_POOL,
+                                        SOURCE_TREASURY, SR_PASS, START_COMPANY, STOCK, TREASURY, UP)
 
 
 def begin(eng) -> None:
@@ -53,10 +52,10 @@ def legal(eng) -> list:
                 continue
             if over and t.mk_orange[eng.co_row[c]][eng.co_col[c]]:
                 continue  # selling it would not bring p under the limit
-            moves.append((A.SELL_CERT, c))
+            moves.append((SELL_CERT, c))
     if over:
         if not moves:
-            moves.append((A.END_TURN,) if eng.sr_acted else (A.SR_PASS,))
+            moves.append((END_TURN,) if eng.sr_acted else (SR_PASS,))
         return moves
     for c in range(t.nc):
         if eng.closed[c] or eng.sold_this_turn[c]:
@@ -64,13 +63,13 @@ def legal(eng) -> list:
         if eng.started[c]:
             k = eng.first_cert(c, TREASURY)
             if k >= 0 and _may_buy(eng, p, c, k, certs):
-                moves.append((A.BUY_CERT, c, A.SOURCE_TREASURY))
+                moves.append((BUY_CERT, c, SOURCE_TREASURY))
             k = eng.first_cert(c, POOL)
             if k >= 0 and _may_buy(eng, p, c, k, certs):
-                moves.append((A.BUY_CERT, c, A.SOURCE_POOL))
+                moves.append((BUY_CERT, c, SOURCE_POOL))
         else:
             _starts(eng, p, c, certs, moves)
-    moves.append((A.END_TURN,) if eng.sr_acted else (A.SR_PASS,))
+    moves.append((END_TURN,) if eng.sr_acted else (SR_PASS,))
     return moves
 
 
@@ -91,7 +90,7 @@ def _starts(eng, p: cython.int, c: cython.int, certs: cython.int, moves: list) -
     col: cython.int
     for r, col in t.start_cells[c]:
         if t.mk_value[r][col] * pct // 10 <= eng.p_cash[p] and can_hold(eng, p, c, pct, r, col, certs):
-            moves.append((A.START_COMPANY, c, r, col))
+            moves.append((START_COMPANY, c, r, col))
 
 
 def apply(eng, action: tuple) -> None:
@@ -100,7 +99,7 @@ def apply(eng, action: tuple) -> None:
     c: cython.int
     k: cython.int
     cost: cython.int
-    if kind == A.SELL_CERT:
+    if kind == SELL_CERT:
         c = action[1]
         k = eng.sellable_cert(c, p)
         eng.pay_player(p, eng.cert_price(c, k))
@@ -109,9 +108,9 @@ def apply(eng, action: tuple) -> None:
         eng.sold_this_turn[c] = True
         eng.sr_acted = True
         eng.update_president(c)
-    elif kind == A.BUY_CERT:
+    elif kind == BUY_CERT:
         c = action[1]
-        if action[2] == A.SOURCE_TREASURY:
+        if action[2] == SOURCE_TREASURY:
             k = eng.first_cert(c, TREASURY)
             cost = eng.cert_price(c, k)
             eng.co_cash[c] += cost  # incremental capitalisation
@@ -124,10 +123,10 @@ def apply(eng, action: tuple) -> None:
         eng.set_owner(c, k, p)
         eng.update_president(c)
         _end_turn_unless_marker(eng)
-    elif kind == A.START_COMPANY:
+    elif kind == START_COMPANY:
         _start_company(eng, p, action[1], action[2], action[3])
         _end_turn_unless_marker(eng)
-    elif kind == A.SR_PASS:
+    elif kind == SR_PASS:
         if eng.sr_first_passer < 0:
             eng.sr_first_passer = p
         eng.sr_passes += 1
@@ -185,19 +184,19 @@ def marker_actions(eng) -> list:
     c: cython.int = eng.pm_company
     o: cython.int
     if eng.pm_kind == GOODS_MARKER:
-        return [(A.PLACE_GOODS, o) for o in range(t.no)]
+        return [(PLACE_GOODS, o) for o in range(t.no)]
     cap: cython.int = t.offboard_cap
     moves = []
     for o in range(t.no):
         if cap == 0 or eng.mmarkers[c][o] < cap:
-            moves.append((A.PLACE_MARKET, o))
+            moves.append((PLACE_MARKET, o))
     return moves
 
 
 def place_marker(eng, action: tuple) -> None:
     c: cython.int = eng.pm_company
     o: cython.int = action[1]
-    if action[0] == A.PLACE_MARKET:
+    if action[0] == PLACE_MARKET:
         eng.mmarkers[c][o] += 1
         eng.revenue_version += 1
         eng.markers_left[c] -= 1
