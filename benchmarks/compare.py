@@ -64,7 +64,7 @@ def play(tree: str, games: int, first_seed: int) -> dict:
 
 
 def _child(tree: Path, games: int, first_seed: int, wrap: list[str] | None = None) -> dict:
-    env = dict(os.environ, PYTHONPATH=str(tree))
+    env = dict(os.environ, PYTHONPATH=str(tree), PYTHONHASHSEED="0")  # the same dict orders: exact counts
     env.pop("MENORCA_SIM_PURE", None)
     cmd = (wrap or []) + [sys.executable, str(Path(__file__).resolve()), "--child", str(tree), str(games),
                           str(first_seed)]

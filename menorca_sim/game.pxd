@@ -26,7 +26,8 @@ cdef class Game:
     cdef public object seats  # policy names per seat (the log's header)
     cdef public object _checker  # transitions.Checker, or None without check
     cdef public Engine _eng  # the game's state
-    cdef public object _legal  # (tuples, dicts) of the legal actions in this state, or None
+    cdef public object _legal  # the legal actions' dicts in this state, or None
+    cdef public bint _settled  # no dicts built since the last action: the engine's moves are this state's
     cdef public object _revenue_state  # (board version, Engine.revenue_version) of the revenues asked
     cdef public object _bank  # (phase, vehicles left) of the bank's vehicles in `_for_sale`
     cdef public dict _for_sale  # company -> vehicles_for_sale(), while `_bank` holds
@@ -48,7 +49,8 @@ cdef class Game:
 
     cpdef tuple _actor(self)
     cpdef void _forget_state(self)
-    cpdef tuple _legal_pairs(self)
+    cpdef list _legal_dicts(self)
+    cpdef void _apply_move(self, int i, object action) except *
     cpdef int _director(self, int c)
     cpdef list _fleet(self, object vehicles)
     cpdef object _remembered_revenue(self, str company, tuple fleet)

@@ -1,5 +1,6 @@
 """`Game`: the Python face of one game of 1713 Menorca (OpenSpiel-like). Players see
-readable action dicts; the compiled core works on small tuples."""
+readable action dicts (or, faster, ints: `legal_codes`); the compiled core works on ints
+and small tuples."""
 from __future__ import annotations
 
 import hashlib
@@ -94,7 +95,8 @@ class Game:
         setup = np.random.default_rng(seed_sequences(seed, players)[0])
         self._eng = Engine(tables_for(rs), players, Board(map_tables(rs)), setup, minors, legacies)
         self.seats = list(seats) if seats is not None else ["?"] * players
-        self._legal = None  # (tuples, dicts) of the current state
+        self._legal = None  # the legal actions' dicts in this state
+        self._settled = True  # the engine's moves, if built, are its own for this state
         self._revenue_state = None  # (board version, Engine.revenue_version) of the revenues asked
         self._bank = None  # (phase, vehicles left) of the bank's vehicles on sale below
         self._for_sale: dict = {}  # company -> vehicles_for_sale(), as asked while `_bank` holds
@@ -157,26 +159,53 @@ class Game:
             self._actor()
         return self._decision_now
 
-    def _legal_pairs(self):
+    def _legal_dicts(self) -> list[dict]:
+        """The legal actions' dicts, described once per state from the engine's moves."""
         if self._legal is None:
-            tuples = self._eng.legal()
-            self._legal = (tuples, [describe(self._eng.t, a) for a in tuples])
+            eng = self._eng
+            if not self._settled:  # dropped without an action: the state may have been edited
+                eng.forget_moves()
+            self._settled = False
+            t = eng.t
+            self._legal = [describe(t, eng.legal_action(i)) for i in range(eng.build_moves())]
         return self._legal
 
     def legal_actions(self) -> list[dict]:
-        return list(self._legal_pairs()[1])
+        return list(self._legal_dicts())
+
+    def legal_codes(self):
+        """The legal actions as ints, for players that read ints rather than dicts: a flat
+        view of `MOVE_WIDTH` (codes.py) ints per action, in `legal_actions()`'s order: the
+        action's kind (codes.py), then its arguments (`codes.ARITY[kind]` of them: indices of
+        the engine's tables, a lay's hex and tile and a station's node of the map tables,
+        or amounts), then 0s. Read it, never write it; it holds until the next action.
+        `apply_code(i)` applies action i without building any dict."""
+        return self._eng.legal_codes()
 
     def apply(self, action: dict) -> None:
-        tuples, dicts = self._legal_pairs()
-        i = self._index(dicts, action)
+        self._apply_move(self._index(self._legal_dicts(), action), action)
+
+    def apply_code(self, i: int) -> None:
+        """Apply legal action i (the i-th of `legal_codes()` and of `legal_actions()`)."""
+        if not 0 <= i < self._eng.build_moves():
+            raise IllegalActionError(f"no legal action {i} at decision {self.decision()!r} "
+                                     f"(seed {self.seed}, action index {self._eng.actions})")
+        self._apply_move(i, None)
+
+    def _apply_move(self, i: int, action: dict | None) -> None:
+        """Apply the engine's move i (its dict `action`, or None: described if needed)."""
         eng = self._eng
+        move = eng.legal_action(i)
         logged = self._log is not None
+        if action is None and (logged or self.check):
+            action = describe(eng.t, move)
         context = self._context() if logged else None
-        plan = eng.or_plan if logged and tuples[i][0] in (PAYOUT, WITHHOLD) else None
-        before = self._checker.before(eng, tuples[i]) if self.check else None
-        eng.apply(tuples[i])
-        self._history.append(tuples[i])
+        plan = eng.or_plan if logged and move[0] in (PAYOUT, WITHHOLD) else None
+        before = self._checker.before(eng, move) if self.check else None
+        eng.apply(move)
+        self._history.append(move)
         self._legal = None
+        self._settled = True
         self._forget_state()
         if self.check:
             problems = self._checker.after(eng, before)
@@ -239,7 +268,7 @@ class Game:
         other = Game.__new__(Game)
         other.ruleset, other.seed, other.check, other.seats = self.ruleset, self.seed, self.check, self.seats
         other._eng = self._eng.clone()
-        other._legal = self._legal  # the same state: the same legal actions
+        other._legal, other._settled = self._legal, self._settled  # the same state: the same legal actions
         other._revenue_state = None  # its own revenues asked, from the start
         other._bank, other._for_sale = None, {}  # and its own vehicles on sale
         other._map_key = self._map_key

@@ -55,29 +55,29 @@ def _min_bid(eng, pos: cython.int) -> cython.int:
     return floor if highest == NONE else max(floor, highest + eng.t.reservation_step)
 
 
-def legal(eng) -> list:
+def legal(eng) -> None:
+    """The auction's legal actions into the engine's moves."""
     p: cython.int
     bid: cython.int
     pos: cython.int
     if eng.contest_turn != NONE:
         p = eng.contest_turn
         bid = eng.contest_bid + eng.t.contest_step
-        moves = [(CONTEST_DROP,)]
         if bid + _open_reservations(eng, p, eng.auc_pos) <= eng.p_cash[p]:
-            moves.insert(0, (CONTEST_RAISE, bid))
-        return moves
+            eng.add_move(CONTEST_RAISE, bid)
+        eng.add_move(CONTEST_DROP)
+        return
     p = eng.auc_turn
     if eng.auc_price == 0 and eng.t.free_at_zero_forced:
-        return [(BUY_CHEAPEST,)]
-    moves = []
+        eng.add_move(BUY_CHEAPEST)
+        return
     if eng.auc_price <= eng.p_cash[p]:
-        moves.append((BUY_CHEAPEST,))
+        eng.add_move(BUY_CHEAPEST)
     for pos in range(eng.auc_pos + 1, len(eng.auc_order)):
         bid = _min_bid(eng, pos)
         if bid + _open_reservations(eng, p, pos) <= eng.p_cash[p]:
-            moves.append((RESERVE, eng.auc_order[pos], bid))
-    moves.append((AUCTION_PASS,))
-    return moves
+            eng.add_move(RESERVE, eng.auc_order[pos], bid)
+    eng.add_move(AUCTION_PASS)
 
 
 def apply(eng, action: tuple) -> None:

@@ -293,13 +293,15 @@ class Board:
                 for i, owner in enumerate(self.station_company) if owner == c]
 
     def station_sites(self, company: str, kind: str) -> list[str]:
-        tb = self.tables
-        c = tb.company_index[company]
-        k = STATION_KINDS.index(kind)
+        names = self.tables.node_names
+        return [names[n] for n in self._station_sites(self.tables.company_index[company], STATION_KINDS.index(kind))]
+
+    def _station_sites(self, c: int, k: int) -> list[int]:
+        """`station_sites` of company index c for station kind k (an index of STATION_KINDS),
+        as node indices."""
         own = self._own_nodes(c)
         reached = self._reach(c, own, [self.road, self.tables.lanes_graph] if k == PORT else [self.road])
-        return [tb.node_names[n] for n in range(tb.n_nodes)
-                if reached[n] and n not in own and self._site_ok(n, k)]
+        return [n for n in range(self.tables.n_nodes) if reached[n] and n not in own and self._site_ok(n, k)]
 
     def _site_ok(self, n: int, kind: int) -> bool:
         return self._free_slots(n) > 0 and (kind != PORT or self.tables.node_port[n])

@@ -49,6 +49,8 @@ cdef enum:
     STEP_SELL_OWN = 5
     STEP_BUY_BACK = 6
 
+    MOVE_WIDTH = 5
+
     BUY_CHEAPEST = 1
     RESERVE = 2
     AUCTION_PASS = 3

@@ -62,6 +62,8 @@ STEP_SELL_OWN = 5
 STEP_BUY_BACK = 6
 
 # action kinds: the first element of an action tuple (its other elements: see actions.py)
+# and of a move, MOVE_WIDTH ints: the kind, then its arguments (ARITY[kind] of them), then 0s
+MOVE_WIDTH = 5
 BUY_CHEAPEST = 1
 RESERVE = 2
 AUCTION_PASS = 3
@@ -91,3 +93,7 @@ DECLINE_OFFER = 32
 # BUY_CERT's source
 SOURCE_TREASURY = 0
 SOURCE_POOL = 1
+
+ARITY = tuple({RESERVE: 2, CONTEST_RAISE: 1, SELL_CERT: 1, BUY_CERT: 2, START_COMPANY: 3, PLACE_MARKET: 1,
+               PLACE_GOODS: 1, BUY_LEGACY: 2, LAY_TILE: 4, PLACE_STATION: 2, BUY_VEHICLE: 4, FORCED_BUY: 2,
+               SELL_OWN: 1, DISCARD: 1}.get(kind, 0) for kind in range(DECLINE_OFFER + 1))

@@ -36,14 +36,14 @@ def can_hold(eng, p: cython.int, c: cython.int, pct: cython.int, row: cython.int
     return t.mk_orange[row][col] or certs + 1 <= eng.cert_limit
 
 
-def legal(eng) -> list:
+def legal(eng) -> None:
+    """The stock turn's legal actions into the engine's moves."""
     t = eng.t
     p: cython.int = eng.sr_turn
     certs: cython.int = eng.cert_count(p)
     over: cython.bint = certs > eng.cert_limit
     c: cython.int
     k: cython.int
-    moves = []
     if eng.srs > 1 or t.first_sr_sales:
         for c in range(t.nc):
             if not eng.started[c] or eng.closed[c] or eng.sellable_cert(c, p) < 0:
@@ -52,25 +52,24 @@ def legal(eng) -> list:
                 continue
             if over and t.mk_orange[eng.co_row[c]][eng.co_col[c]]:
                 continue  # selling it would not bring p under the limit
-            moves.append((SELL_CERT, c))
+            eng.add_move(SELL_CERT, c)
     if over:
-        if not moves:
-            moves.append((END_TURN,) if eng.sr_acted else (SR_PASS,))
-        return moves
+        if not eng.n_moves:
+            eng.add_move(END_TURN if eng.sr_acted else SR_PASS)
+        return
     for c in range(t.nc):
         if eng.closed[c] or eng.sold_this_turn[c]:
             continue
         if eng.started[c]:
             k = eng.first_cert(c, TREASURY)
             if k >= 0 and _may_buy(eng, p, c, k, certs):
-                moves.append((BUY_CERT, c, SOURCE_TREASURY))
+                eng.add_move(BUY_CERT, c, SOURCE_TREASURY)
             k = eng.first_cert(c, POOL)
             if k >= 0 and _may_buy(eng, p, c, k, certs):
-                moves.append((BUY_CERT, c, SOURCE_POOL))
+                eng.add_move(BUY_CERT, c, SOURCE_POOL)
         else:
-            _starts(eng, p, c, certs, moves)
-    moves.append((END_TURN,) if eng.sr_acted else (SR_PASS,))
-    return moves
+            _starts(eng, p, c, certs)
+    eng.add_move(END_TURN if eng.sr_acted else SR_PASS)
 
 
 def _may_buy(eng, p: cython.int, c: cython.int, k: cython.int, certs: cython.int) -> cython.bint:
@@ -79,8 +78,8 @@ def _may_buy(eng, p: cython.int, c: cython.int, k: cython.int, certs: cython.int
         and can_hold(eng, p, c, eng.t.cert_pct[c][k], eng.co_row[c], eng.co_col[c], certs)
 
 
-def _starts(eng, p: cython.int, c: cython.int, certs: cython.int, moves: list) -> None:
-    """Append p's starts of company c (a par cell each) to `moves`."""
+def _starts(eng, p: cython.int, c: cython.int, certs: cython.int) -> None:
+    """p's starts of company c (a par cell each) into the engine's moves."""
     t = eng.t
     kind: cython.int = t.co_kind[c]
     if (kind != MAJOR and kind != MINOR) or t.co_available[c] > eng.epoch:
@@ -90,7 +89,7 @@ def _starts(eng, p: cython.int, c: cython.int, certs: cython.int, moves: list) -
     col: cython.int
     for r, col in t.start_cells[c]:
         if t.mk_value[r][col] * pct // 10 <= eng.p_cash[p] and can_hold(eng, p, c, pct, r, col, certs):
-            moves.append((START_COMPANY, c, r, col))
+            eng.add_move(START_COMPANY, c, r, col)
 
 
 def apply(eng, action: tuple) -> None:
@@ -175,22 +174,31 @@ def request_marker(eng, kind: cython.int, c: cython.int, p: cython.int, count: c
     if count <= 0:
         return
     eng.pm_kind, eng.pm_company, eng.pm_player, eng.pm_count = kind, c, p, count
-    if not marker_actions(eng):
+    if not _any_open_to_marker(eng):
         eng.pm_kind = NO_MARKER
 
 
-def marker_actions(eng) -> list:
-    t = eng.t
-    c: cython.int = eng.pm_company
+def marker_actions(eng) -> None:
+    """The offboards open to the pending marker into the engine's moves."""
+    kind: cython.int = PLACE_GOODS if eng.pm_kind == GOODS_MARKER else PLACE_MARKET
     o: cython.int
-    if eng.pm_kind == GOODS_MARKER:
-        return [(PLACE_GOODS, o) for o in range(t.no)]
-    cap: cython.int = t.offboard_cap
-    moves = []
-    for o in range(t.no):
-        if cap == 0 or eng.mmarkers[c][o] < cap:
-            moves.append((PLACE_MARKET, o))
-    return moves
+    for o in range(eng.t.no):
+        if _open_to_marker(eng, o):
+            eng.add_move(kind, o)
+
+
+def _open_to_marker(eng, o: cython.int) -> cython.bint:
+    """May the pending marker go on offboard o (a market marker: up to the cap per company)?"""
+    cap: cython.int = eng.t.offboard_cap
+    return eng.pm_kind == GOODS_MARKER or cap == 0 or eng.mmarkers[eng.pm_company][o] < cap
+
+
+def _any_open_to_marker(eng) -> cython.bint:
+    o: cython.int
+    for o in range(eng.t.no):
+        if _open_to_marker(eng, o):
+            return True
+    return False
 
 
 def place_marker(eng, action: tuple) -> None:
@@ -205,7 +213,7 @@ def place_marker(eng, action: tuple) -> None:
         eng.goods[c][o] += 1
         eng.goods_left[c] -= 1
     eng.pm_count -= 1
-    if eng.pm_count == 0 or not marker_actions(eng):
+    if eng.pm_count == 0 or not _any_open_to_marker(eng):
         eng.pm_kind = NO_MARKER
         if eng.stage == STOCK:
             _end_turn_unless_marker(eng)
