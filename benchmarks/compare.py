@@ -5,7 +5,8 @@ own) on the same fixed 3-player heuristic games, in one run:
     .venv/bin/python benchmarks/compare.py --base DIR --instructions           # valgrind counts
 
 A tree is a source folder whose extensions are built in place (`setup.py build_ext
---inplace`); `benchmarks/run.py --base-commit` makes one from a commit. Each tree's games
+--inplace`); `--commit REV` makes one from a commit of this repository (`tree_at`: built
+once into build/bench-trees/, kept for the next run). Each tree's games
 are played in a child process that imports that tree first (its own compiled core and
 policies), with this venv's packages.
 
@@ -30,8 +31,25 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+TREES = ROOT / "build" / "bench-trees"
 PLAYERS = 3
 WARM_SEED = 10**6
+
+
+def tree_at(commit: str) -> Path:
+    """A built tree of `commit` (its sources, compiled in place), made once and kept."""
+    sha = subprocess.run(["git", "rev-parse", "--short=12", commit], cwd=ROOT, check=True, capture_output=True,
+                         text=True).stdout.strip()
+    tree = TREES / sha
+    if not (tree / ".built").is_file():
+        shutil.rmtree(tree, ignore_errors=True)
+        tree.mkdir(parents=True)
+        archive = subprocess.run(["git", "archive", sha], cwd=ROOT, check=True, capture_output=True).stdout
+        subprocess.run(["tar", "-x", "-C", str(tree)], input=archive, check=True)
+        subprocess.run([sys.executable, "setup.py", "-q", "build_ext", "--inplace"], cwd=tree, check=True,
+                       capture_output=True)
+        (tree / ".built").touch()
+    return tree
 
 
 def play(tree: str, games: int, first_seed: int) -> dict:
@@ -110,18 +128,19 @@ def instructions(trees: list[Path], games: int, first_seed: int = 0, keep: Path 
 
 
 def report(results: dict[str, dict], key: str, unit: str, scale: float) -> None:
-    """Each tree's figure, and the first tree's against each other."""
+    """Each tree's figure, and how many times the first tree's (this one) it is."""
     trees = list(results)
     first = results[trees[0]][key]
     for tree in trees:
         value = results[tree][key]
-        ratio = "" if tree == trees[0] else f"   {value / first:.2f}x this tree's"
+        ratio = "" if tree == trees[0] else f"   this tree {value / first:.2f}x better"
         print(f"  {tree:<40} {value / scale:10.2f} {unit}{ratio}")
 
 
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--base", action="append", type=Path, default=[], help="another tree (repeatable)")
+    ap.add_argument("--commit", action="append", default=[], help="a commit to build and compare (repeatable)")
     ap.add_argument("--games", type=int, default=10, help="games per batch (default 10)")
     ap.add_argument("--rounds", type=int, default=5, help="interleaved rounds (default 5)")
     ap.add_argument("--first-seed", type=int, default=0)
@@ -134,7 +153,7 @@ def main(argv: list[str] | None = None) -> None:
         tree, games, first_seed = args.child
         print(json.dumps(play(tree, int(games), int(first_seed))))
         return
-    trees = [ROOT] + [b.resolve() for b in args.base]
+    trees = [ROOT] + [b.resolve() for b in args.base] + [tree_at(c) for c in args.commit]
     if args.instructions:
         results = instructions(trees, args.games, args.first_seed, args.profile)
         key, unit, scale = "instructions_per_game", "M instructions/game", 1e6
