@@ -31,6 +31,20 @@ cdef class WhatIf:
     cdef object _key_common  # the part of every company's revenue key, None before asked
 
     cpdef void _sync(self)
+    # the questions (cpdef: the Game forwards them without a Python call)
+    cpdef dict asked(self)
+    cpdef void remember_plan(self, object company, tuple fleet, object revenue)
+    cpdef object route_plan(self, object company, object vehicles, object changes=*)
+    cpdef object route_revenue(self, object company, object vehicles, object changes=*)
+    cpdef object lay_revenues(self, object company, object vehicles, object lays, object done=*)
+    cpdef object station_revenues(self, object company, object vehicles, object stations)
+    cpdef object marker_revenues(self, object company, object vehicles, object markers)
+    cpdef object next_lays(self, object company, object done=*)
+    cpdef object next_lay_revenues(self, object company, object vehicles, object done=*)
+    cpdef object next_lay_revenues_each(self, object company, object vehicles, object firsts, object done=*,
+                                        object until_earning=*)
+    cpdef object map_key(self)
+    cpdef object revenue_key(self, object company)
     cpdef list _fleet(self, object vehicles)
     cpdef object _remembered_revenue(self, str company, tuple fleet)
     cpdef object _key_number(self, int c, str company)

@@ -258,16 +258,14 @@ class WhatIf:
         return board.next_lay_revenues(company, eng.is_major(c), self._fleet(vehicles), ctx,
                                        [(lay["hex"], lay["tile"], lay["rotation"], lay["cost"])
                                         for lay in _only(firsts, "lay_tile", "a tile lay")],
-                                       colours, eng.co_cash[c] - sum(lay["cost"] for lay in done), discount,
-                                       until_earning)
+                                       colours, _cash_after(eng, c, done), discount, until_earning)
 
     def _next_lays(self, company: str, done) -> tuple:
         """(board, revenue context) after the lays `done`, and the lay tuples after them."""
         eng = self._eng
         c = eng.t.company_index[company]
         board, ctx = self._changed(c, done)
-        cash = eng.co_cash[c] - sum(lay["cost"] for lay in done)
-        return board, ctx, operating.tile_lays_on(eng, c, board, cash)
+        return board, ctx, operating.tile_lays_on(eng, c, board, _cash_after(eng, c, done))
 
     def map_key(self) -> bytes:
         """The map (tiles, rotations, stations and their kinds) and the phase as bytes:
@@ -353,3 +351,11 @@ def _only(actions: list[dict], kind: str, what: str) -> list[dict]:
         if action["type"] != kind:
             raise ValueError(f"not {what}: {action!r}")
     return actions
+
+
+def _cash_after(eng, c: int, done) -> int:
+    """Company c's cash after paying for the lays `done`."""
+    cash = eng.co_cash[c]
+    for lay in done:  # a loop: a generator would be a closure, which cpdef methods cannot hold
+        cash -= lay["cost"]
+    return cash
