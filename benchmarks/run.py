@@ -99,9 +99,11 @@ TARGETS = {
     # issue 24: against the commit before its work, the same games interleaved in one run
     "speedup_vs_before_issue24": Target(">= 4x the commit before", "x", 4, True),
 }
-# The commits the `against` section plays the same games with: the one before issue 24's
-# work (the reference of its target), then the start of its latest step.
-AGAINST = ("8e773a6", "50b42ee")
+# The commits the `against` section plays the same games with: main just before issue 24's
+# work was merged (729d9a5, the reference of its target: the first parent of the merge
+# 50b42ee; the work's own branch point 8e773a6 has older players, so other games), then
+# the start of its latest step (50b42ee).
+AGAINST = ("729d9a5", "50b42ee")
 
 
 # --- the games ---------------------------------------------------------------------------

@@ -222,8 +222,9 @@ def tile_lays_on(eng, c: cython.int, board, cash: cython.int) -> list:
 
 
 def _ask_board(eng, board, question: str, *args):
-    """`board.question(*args)`, remembered for the last question asked: settle() and the
-    legal() right after it ask the same one. The key holds the whole map state (tiles,
+    """`board.question(*args)`, remembered for the last question asked: the players ask
+    again for the lays the engine has just found (`Game.next_lays` with no lays done), and
+    so do copies of the game (which keep the memo). The key holds the whole map state (tiles,
     rotations, manifest, stations), so an answer is never reused for a changed map, however
     it changed (the board's version stands for it). The answer may be shared (by clones
     too): read it, never change it. A what-if copy of the board (a player's question) is
