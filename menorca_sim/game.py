@@ -107,7 +107,7 @@ class Game:
         if self._legal is None:
             eng = self._eng
             if not self._settled:  # dropped without an action: the state may have been edited
-                eng.forget_moves()
+                eng.begin_moves()
             self._settled = False
             t = eng.t
             self._legal = [describe(t, eng.legal_action(i)) for i in range(eng.build_moves())]

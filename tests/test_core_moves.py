@@ -33,7 +33,7 @@ def test_codes_read_back_as_the_tuples_and_dicts_and_as_built_from_scratch():
             assert args[codes.ARITY[kind]:] == [0] * (W - 1 - codes.ARITY[kind])
             action = eng.legal_action(i)
             assert action[0] == kind and describe(eng.t, action) == dicts[i]
-        eng.forget_moves()
+        eng.begin_moves()
         assert _rows(game) == rows  # built from scratch: the same moves
         game.apply(dicts[int(rng.integers(len(dicts)))])
 

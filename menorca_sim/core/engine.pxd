@@ -153,9 +153,7 @@ cdef class Engine:
     cdef void _no_moves(self)
     cpdef void begin_moves(self)
     cpdef void add_move(self, int kind, int a=*, int b=*, int c=*, int d=*)
-    cpdef void forget_moves(self)
     cpdef int build_moves(self) except -1
     cpdef int[::1] legal_codes(self)
     cpdef tuple legal_action(self, int i)
-    cpdef list legal(self)
     cpdef void apply(self, tuple action) except *

@@ -248,7 +248,7 @@ class Engine:
 
     # --- holdings ----------------------------------------------------------------------
     # Kept counted (`held`, `held_pct`) by set_owner, the one writer of cert_owner: these
-    # run for every company in most legal() calls.
+    # run for every company in most build_moves() calls.
     def _slot(self, owner: cython.int) -> cython.int:
         """The column of `held` counting certificates held by `owner` (a player, TREASURY,
         POOL or BOX)."""
@@ -497,7 +497,9 @@ class Engine:
         self.moves_ready = self.choices_ready = False
 
     def begin_moves(self) -> None:
-        """Start writing the moves anew (they no longer describe this state)."""
+        """Start writing the moves anew: the rounds' modules then write them; the Game asks
+        it when the state may have been changed in place (a test's set-up), so that they
+        are built again."""
         self.n_moves = 0
         self.moves_ready = self.choices_ready = False
 
@@ -518,10 +520,6 @@ class Engine:
         self._moves[at + 3] = c
         self._moves[at + 4] = d
         self.n_moves += 1
-
-    def forget_moves(self) -> None:
-        """The state was changed in place (a test's set-up): build the moves again when asked."""
-        self.begin_moves()
 
     def build_moves(self) -> cython.int:
         """The legal actions of this state into the moves (once per state); how many."""
@@ -551,8 +549,9 @@ class Engine:
 
     def legal_codes(self) -> cython.int[::1]:
         """The legal actions of this state as ints, MOVE_WIDTH per action (kind, then
-        arguments: see codes.ARITY), in `legal()`'s order: a view of the moves for players
-        that read ints (read it, never write it), good until the next action."""
+        arguments: see codes.ARITY), in the order of the Game's `legal_actions()`: a view of
+        the moves for players that read ints (read it, never write it), good until the next
+        action."""
         end: cython.Py_ssize_t = self.build_moves() * MOVE_WIDTH
         if cython.compiled:
             return self._moves[:end]
@@ -579,12 +578,6 @@ class Engine:
         if arity == 3:
             return (kind, self._moves[at + 1], self._moves[at + 2], self._moves[at + 3])
         return (kind, self._moves[at + 1], self._moves[at + 2], self._moves[at + 3], self._moves[at + 4])
-
-    def legal(self) -> list:
-        """The legal actions of this state as tuples (`legal_action`)."""
-        n: cython.int = self.build_moves()
-        i: cython.int
-        return [self.legal_action(i) for i in range(n)]
 
     def apply(self, action: tuple) -> None:
         """Apply a legal action (the caller checks legality)."""

@@ -28,7 +28,7 @@ def _new_turn(eng) -> None:
 def can_hold(eng, p: cython.int, c: cython.int, pct: cython.int, row: cython.int, col: cython.int,
              certs: cython.int) -> cython.bint:
     """May p, who holds `certs` certificates counting toward his limit (eng.cert_count(p),
-    counted once by legal() for all its questions), take a certificate of pct percent of c
+    counted once by `legal` for all its questions), take a certificate of pct percent of c
     whose price token is at (row, col)?"""
     t = eng.t
     if eng.percent(c, p) + pct > t.holding_limit and not t.mk_yellow[row][col]:
