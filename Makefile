@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 # sources setup.py compiles: the core and its LAYERS (all of policies/ watched, for short)
-COMPILED := $(wildcard menorca_sim/core/*.py menorca_sim/core/*.pxd) menorca_sim/game.py $(wildcard policies/*.py)
+COMPILED := $(wildcard menorca_sim/core/*.py menorca_sim/core/*.pxd) menorca_sim/game.py menorca_sim/game.pxd menorca_sim/whatif.py menorca_sim/whatif.pxd $(wildcard policies/*.py)
 BUILT  := .build-stamp
 
 .PHONY: test test-slow viewer-check viewer-png report bench fuzz golden build clean

@@ -22,8 +22,9 @@ DIRECTIVES = {
 # Cython would enforce) and indexing keeps Python's checks, so they behave exactly like
 # their sources, which MENORCA_SIM_PURE=1 runs instead; compiled, they skip the
 # interpreter's dispatch (~10 % of the players' time). Only game.py declares types of its
-# own, explicitly (cython.cclass, cython.declare): its Game and RevenueMemo.
-LAYERS = ["menorca_sim/game.py", "policies/base.py", "policies/game_view.py", "policies/valuation.py",
+# own, in their .pxd: the Game (its engine typed as the core's Engine) and the WhatIf
+# service with its RevenueMemo.
+LAYERS = ["menorca_sim/game.py", "menorca_sim/whatif.py", "policies/base.py", "policies/game_view.py", "policies/valuation.py",
           "policies/heuristic.py", "policies/auction.py", "policies/operating_play.py", "policies/stock_play.py",
           "policies/choice.py"]
 LAYER_DIRECTIVES = {"language_level": 3, "cdivision": False, "annotation_typing": False, "embedsignature": True}

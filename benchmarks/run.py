@@ -18,6 +18,7 @@ import os
 import platform
 import pstats
 import resource
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -60,12 +61,16 @@ class Scale:
     aggregate_games: int
     study_games: int
     rounds_games: int
+    against_games: int  # games per interleaved batch against earlier commits (5 rounds)
+    count_games: int  # games whose instructions callgrind counts per commit
 
 
 FULL = Scale(compiled_games=300, pure_games=10, profile_games=40, parallel_games=200, worker_games=400,
-             long_games=200_000, aggregate_games=1_000_000, study_games=10_000, rounds_games=600)
+             long_games=200_000, aggregate_games=1_000_000, study_games=10_000, rounds_games=600,
+             against_games=20, count_games=10)
 QUICK = Scale(compiled_games=20, pure_games=2, profile_games=6, parallel_games=24, worker_games=24,
-              long_games=48, aggregate_games=200_000, study_games=36, rounds_games=24)
+              long_games=48, aggregate_games=200_000, study_games=36, rounds_games=24, against_games=4,
+              count_games=2)
 
 
 @dataclass(frozen=True)
@@ -96,7 +101,14 @@ TARGETS = {
     "players_share_pct": Target("<= 50 % of a compiled game", "%", 50, False),
     # issue 26: the trajectories cost little
     "rounds_cost_pct": Target("<= 10 % of run time", "%", 10, False),
+    # issue 24: against the commit before its work, the same games interleaved in one run
+    "speedup_vs_before_issue24": Target(">= 4x the commit before", "x", 4, True),
 }
+# The commits the `against` section plays the same games with: main just before issue 24's
+# work was merged (729d9a5, the reference of its target: the first parent of the merge
+# 50b42ee; the work's own branch point 8e773a6 has older players, so other games), then
+# the start of its latest step (50b42ee).
+AGAINST = ("729d9a5", "50b42ee")
 
 
 # --- the games ---------------------------------------------------------------------------
@@ -553,7 +565,30 @@ def whole_study(scale: Scale, policy: str, figures: Figures) -> Verdicts:
     return {"study_s": TARGETS["study_s"].verdict(study["wall_s"], scale.study_games)}
 
 
-SECTIONS = ("one-core", "split", "runner", "rounds", "worker-memory", "long-run", "aggregate", "study")  # --only names, in order
+def against_commits(scale: Scale, figures: Figures, commits: tuple[str, ...]) -> Verdicts:
+    """This tree against earlier commits (each built once into build/bench-trees/): CPU
+    time per game, interleaved, and callgrind's instructions per game where valgrind is."""
+    import compare
+
+    trees = [ROOT] + [compare.tree_at(c) for c in commits]
+    names = ["this tree"] + list(commits)
+    timed = compare.interleaved(trees, scale.against_games, rounds=5)
+    counted = compare.instructions(trees, scale.count_games) if shutil.which("valgrind") else {}
+    rows = figures["against"] = {}
+    for name, tree in zip(names, trees):
+        row = rows[name] = dict(timed[str(tree)], **counted.get(str(tree), {}))
+        ms, mi = row["ms_per_game"], row.get("instructions_per_game")
+        speed = rows[names[0]]["ms_per_game"] / ms
+        show(f"{name}: ms CPU per game ({scale.against_games} games x 5)", ms, fmt="{:,.2f}",
+             note=("" if name == names[0] else f"this tree {1 / speed:.2f}x as fast")
+             + (f"; {mi / 1e6:,.1f} M instructions per game" if mi else ""))
+    speedup = figures["speedup_vs_before_issue24"] = rows[commits[0]]["ms_per_game"] / rows[names[0]]["ms_per_game"]
+    show(f"speed-up against {commits[0]} (interleaved)", speedup, "speedup_vs_before_issue24", fmt="{:,.2f}x")
+    return {"speedup_vs_before_issue24": TARGETS["speedup_vs_before_issue24"].verdict(speedup)}
+
+
+SECTIONS = ("one-core", "against", "split", "runner", "rounds", "worker-memory", "long-run", "aggregate",
+            "study")  # --only names, in order
 LONG_POLICY = "random_legal"
 """Plays the long run: the parent's memory depends on games, chunks and rows, not on who
 plays, and random players keep 200,000 games to about an hour and a quarter on 2 cores
@@ -598,6 +633,7 @@ def main(argv: list[str] | None = None) -> None:
         verdicts.setdefault(key, "not measured")
     sections: dict[str, tuple[str, Callable[[], Verdicts]]] = {
         "one-core": ("One core", lambda: one_core(scale, policy, figures)),
+        "against": ("Against earlier commits (the same games)", lambda: against_commits(scale, figures, AGAINST)),
         "split": ("Where a game's time goes (shares of the wall clock)", lambda: time_split(scale, policy, figures)),
         "runner": ("Through the runner", lambda: through_runner(scale, policy, figures)),
         "rounds": ("The rounds table (trajectories)", lambda: rounds_table(scale, policy, figures)),

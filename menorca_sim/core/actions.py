@@ -1,46 +1,35 @@
 """The action vocabulary. Inside the core an action is a tuple whose first element is
-one of the kinds below and whose other elements are small ints (indices into the
+one of the kinds of codes.py (listed below) and whose other elements are small ints (indices into the
 ruleset tables) or, for track and stations, the Board's hex/tile/node names.
 `describe` turns one into the readable dict the Game API shows."""
 from __future__ import annotations
 
-# auction
-BUY_CHEAPEST = 1      # ()
-RESERVE = 2           # (legacy, bid)
-AUCTION_PASS = 3      # ()
-CONTEST_RAISE = 4     # (bid)
-CONTEST_DROP = 5      # ()
-# stock round
-SELL_CERT = 10        # (company)
-BUY_CERT = 11         # (company, source)
-START_COMPANY = 12    # (company, par row, par col)
-SR_PASS = 13          # ()
-END_TURN = 14         # () after selling, without buying
-PLACE_MARKET = 15     # (offboard)
-PLACE_GOODS = 16      # (offboard)
-# operating round
-BUY_LEGACY = 20       # (legacy, price)
-SKIP = 21             # () leave the current step
-LAY_TILE = 22         # (hex, tile, rotation, cost)
-PLACE_STATION = 23    # (node, cost)
-BUY_VEHICLE = 24      # (vehicle, seller company or -1 for the bank, price, returned ship or -1)
-FORCED_BUY = 25       # (vehicle, price)
-PAYOUT = 26           # ()
-WITHHOLD = 27         # ()
-SELL_OWN = 28         # (count) the company sells this many of its own certificates
-BUY_BACK = 29         # ()
-DISCARD = 30          # (vehicle)
-ACCEPT_OFFER = 31     # () the selling company's director agrees to a vehicle sale
-DECLINE_OFFER = 32    # ()
+import cython
 
-SOURCE_TREASURY = 0
-SOURCE_POOL = 1
+if not cython.compiled:  # compiled, actions.pxd cimports them as C constants
+    from menorca_sim.core.codes import (ACCEPT_OFFER, AUCTION_PASS, BUY_BACK, BUY_CERT, BUY_CHEAPEST,
+                                        BUY_LEGACY, BUY_VEHICLE, CONTEST_DROP, CONTEST_RAISE, DECLINE_OFFER,
+                                        DISCARD, END_TURN, FORCED_BUY, LAY_TILE, PAYOUT, PLACE_GOODS,
+                                        PLACE_MARKET, PLACE_STATION, RESERVE, SELL_CERT, SELL_OWN, SKIP,
+                                        SR_PASS, START_COMPANY, WITHHOLD)
+
+# The kinds (codes.py) and what follows each in its tuple:
+# auction: BUY_CHEAPEST (), RESERVE (legacy, bid), AUCTION_PASS (), CONTEST_RAISE (bid), CONTEST_DROP ()
+# stock round: SELL_CERT (company), BUY_CERT (company, source: SOURCE_TREASURY or SOURCE_POOL),
+#   START_COMPANY (company, par row, par col), SR_PASS (), END_TURN () after selling without buying,
+#   PLACE_MARKET (offboard), PLACE_GOODS (offboard)
+# operating round: BUY_LEGACY (legacy, price), SKIP () leave the current step,
+#   LAY_TILE (hex, tile, rotation, cost), PLACE_STATION (node, cost),
+#   BUY_VEHICLE (vehicle, seller company or -1 for the bank, price, returned ship or -1),
+#   FORCED_BUY (vehicle, price), PAYOUT (), WITHHOLD (), SELL_OWN (count) of its own certificates,
+#   BUY_BACK (), DISCARD (vehicle), ACCEPT_OFFER () the selling company's director agrees to a
+#   vehicle sale, DECLINE_OFFER ()
 SOURCES = ("treasury", "pool")
 
 
 def describe(t, action: tuple) -> dict:
     """The readable dict of an internal action (`t`: the game's Tables)."""
-    kind = action[0]
+    kind: cython.int = action[0]
     if kind == LAY_TILE:  # first: nearly all the actions described are tile lays
         return {"type": "lay_tile", "hex": action[1], "tile": action[2], "rotation": action[3],
                 "cost": action[4]}

@@ -5,10 +5,9 @@ from __future__ import annotations
 
 import cython
 
-from menorca_sim.core import actions as A
-
 if not cython.compiled:
-    from menorca_sim.core.codes import AB_GRANT_CERTIFICATE, MAJOR, TREASURY
+    from menorca_sim.core.codes import (AB_GRANT_CERTIFICATE, AUCTION_PASS, BUY_CHEAPEST, CONTEST_DROP,
+                                        CONTEST_RAISE, MAJOR, RESERVE, TREASURY)
 
 NONE = -1  # no reservation / no player
 
@@ -56,46 +55,46 @@ def _min_bid(eng, pos: cython.int) -> cython.int:
     return floor if highest == NONE else max(floor, highest + eng.t.reservation_step)
 
 
-def legal(eng) -> list:
+def legal(eng) -> None:
+    """The auction's legal actions into the engine's moves."""
     p: cython.int
     bid: cython.int
     pos: cython.int
     if eng.contest_turn != NONE:
         p = eng.contest_turn
         bid = eng.contest_bid + eng.t.contest_step
-        moves = [(A.CONTEST_DROP,)]
         if bid + _open_reservations(eng, p, eng.auc_pos) <= eng.p_cash[p]:
-            moves.insert(0, (A.CONTEST_RAISE, bid))
-        return moves
+            eng.add_move(CONTEST_RAISE, bid)
+        eng.add_move(CONTEST_DROP)
+        return
     p = eng.auc_turn
     if eng.auc_price == 0 and eng.t.free_at_zero_forced:
-        return [(A.BUY_CHEAPEST,)]
-    moves = []
+        eng.add_move(BUY_CHEAPEST)
+        return
     if eng.auc_price <= eng.p_cash[p]:
-        moves.append((A.BUY_CHEAPEST,))
+        eng.add_move(BUY_CHEAPEST)
     for pos in range(eng.auc_pos + 1, len(eng.auc_order)):
         bid = _min_bid(eng, pos)
         if bid + _open_reservations(eng, p, pos) <= eng.p_cash[p]:
-            moves.append((A.RESERVE, eng.auc_order[pos], bid))
-    moves.append((A.AUCTION_PASS,))
-    return moves
+            eng.add_move(RESERVE, eng.auc_order[pos], bid)
+    eng.add_move(AUCTION_PASS)
 
 
 def apply(eng, action: tuple) -> None:
     kind: cython.int = action[0]
     n: cython.int = eng.n
-    if kind == A.BUY_CHEAPEST:
+    if kind == BUY_CHEAPEST:
         p = eng.auc_turn
         eng.last_buyer = p
         _sell(eng, p, eng.auc_price)
         _resolve_reserved(eng)
-    elif kind == A.RESERVE:
+    elif kind == RESERVE:
         pos = eng.auc_order.index(action[1])
         eng.reservations[pos][eng.auc_turn] = action[2]
         eng.leg_reservations[action[1]] += 1
         eng.auc_passes = 0
         eng.auc_turn = (eng.auc_turn + 1) % n
-    elif kind == A.AUCTION_PASS:
+    elif kind == AUCTION_PASS:
         eng.last_passer = eng.auc_turn
         eng.auc_passes += 1
         if eng.auc_passes == n:
@@ -103,7 +102,7 @@ def apply(eng, action: tuple) -> None:
             eng.leg_drops[eng.auc_order[eng.auc_pos]] += 1
             eng.auc_passes = 0
         eng.auc_turn = (eng.auc_turn + 1) % n
-    elif kind == A.CONTEST_RAISE:
+    elif kind == CONTEST_RAISE:
         eng.contest_high = eng.contest_turn
         eng.contest_bid = action[1]
         _next_contest_turn(eng, eng.contest_bidders.index(eng.contest_turn) + 1)

@@ -29,23 +29,7 @@ class _LayViews:
     (changed in place: the views stay good) and its tables' arrays. Taking a memoryview
     anew costs more than a hex's checks, and the lookahead asks for thousands of lays."""
 
-    board: object  # the board viewed
-    tile: cython.int[::1]
-    rot: cython.int[::1]
-    left: cython.int[::1]
-    n_manifest: cython.int  # tiles of the manifest: tile indices below it
-    path_bits: cython.int[::1]
-    pair_a: cython.int[::1]
-    pair_b: cython.int[::1]
-    n_pairs: cython.int
-    edge_mask: cython.int[::1]
-    neighbour: cython.int[::1]
-    land_node: cython.int[::1]
-    tile_colour: cython.int[::1]
-    terrain_cost: cython.int[::1]
-    lay_options: cython.int[::1]
-    first_lay_span: cython.int[::1]
-    upgrade_span: cython.int[::1]
+    # its fields: board.pxd
 
     def __init__(self, board) -> None:
         tb = board.tables
@@ -78,12 +62,7 @@ class _Lays:
     lay cost more than the lay's checks): land hex, tile index, rotation and cost of lay
     i < n, and, once `Board._lay_effects` ran, its effect on routes as a number (-1: none)."""
 
-    n: cython.int  # lays held
-    h: cython.int[::1]
-    t: cython.int[::1]
-    r: cython.int[::1]
-    cost: cython.int[::1]
-    effect: cython.longlong[::1]
+    # its fields: board.pxd
 
     def __init__(self) -> None:
         self.n = 0
@@ -314,13 +293,15 @@ class Board:
                 for i, owner in enumerate(self.station_company) if owner == c]
 
     def station_sites(self, company: str, kind: str) -> list[str]:
-        tb = self.tables
-        c = tb.company_index[company]
-        k = STATION_KINDS.index(kind)
+        names = self.tables.node_names
+        return [names[n] for n in self._station_sites(self.tables.company_index[company], STATION_KINDS.index(kind))]
+
+    def _station_sites(self, c: int, k: int) -> list[int]:
+        """`station_sites` of company index c for station kind k (an index of STATION_KINDS),
+        as node indices."""
         own = self._own_nodes(c)
         reached = self._reach(c, own, [self.road, self.tables.lanes_graph] if k == PORT else [self.road])
-        return [tb.node_names[n] for n in range(tb.n_nodes)
-                if reached[n] and n not in own and self._site_ok(n, k)]
+        return [n for n in range(self.tables.n_nodes) if reached[n] and n not in own and self._site_ok(n, k)]
 
     def _site_ok(self, n: int, kind: int) -> bool:
         return self._free_slots(n) > 0 and (kind != PORT or self.tables.node_port[n])

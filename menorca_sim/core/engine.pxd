@@ -4,8 +4,9 @@
 # of one buffer, `_grid` (see Engine._bind): bools are stored as 0/1.
 cimport cython
 
-from menorca_sim.core.codes cimport (AUCTION, BOX, MAJOR, MARKET_MARKER, MINOR, NO_MARKER, OPERATING, OVER,
-                                     OWNER_SLOTS, SCOPE_NONE, SCOPE_OR, SCOPE_SET, STOCK, TREASURY)
+from menorca_sim.core.codes cimport (AUCTION, BOX, DISCARD, LAY_TILE, MAJOR, MARKET_MARKER, MINOR, MOVE_WIDTH,
+                                     NO_MARKER, OPERATING, OVER, OWNER_SLOTS, PLACE_GOODS, PLACE_MARKET,
+                                     PLACE_STATION, SCOPE_NONE, SCOPE_OR, SCOPE_SET, STOCK, TREASURY)
 from menorca_sim.core.tables cimport Tables
 
 @cython.final
@@ -112,6 +113,11 @@ cdef class Engine:
     cdef public object board_memo  # (question and map version, answer): operating._ask_board
     cdef public list offer  # a sale awaiting consent: [buyer, v, seller, price], or []
     cdef public list declined  # sellers that refused the operating company this turn
+    # --- the legal actions of this state, as ints (build_moves) ---
+    cdef int[::1] _moves  # move i at [i * MOVE_WIDTH ..]: its kind, then its arguments (codes.ARITY), then 0s
+    cdef readonly int n_moves  # moves written
+    cdef readonly bint moves_ready  # the moves are this state's legal actions (an action drops them)
+    cdef readonly bint choices_ready  # the moves are this operating step's choices but skipping (operating._choices)
 
     cdef int[::1] _row(self, int at, int width)
     cdef int[:, :] _rows(self, int at, int count, int width)
@@ -144,5 +150,10 @@ cdef class Engine:
     cpdef void move(self, int c, int direction)
     cpdef void trigger_end(self, str reason, int scope)
     cpdef tuple turn(self)
-    cpdef list legal(self)
+    cdef void _no_moves(self)
+    cpdef void begin_moves(self)
+    cpdef void add_move(self, int kind, int a=*, int b=*, int c=*, int d=*)
+    cpdef int build_moves(self) except -1
+    cpdef int[::1] legal_codes(self)
+    cpdef tuple legal_action(self, int i)
     cpdef void apply(self, tuple action) except *

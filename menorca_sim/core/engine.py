@@ -8,7 +8,13 @@ the ruleset (`Tables.rs`), read per action from its int tables.
 The per-player, per-company, per-legacy and per-vehicle ints live in one int buffer
 (`_grid`), each field a view of some of its rows (`_bind`): compiled, typed memoryviews
 (engine.pxd comments every field); in pure mode, views of an `array`. A copy of the
-state is a copy of that buffer, bound anew."""
+state is a copy of that buffer, bound anew.
+
+The legal actions of a state are built once, as ints, into another buffer (`_moves`,
+MOVE_WIDTH ints per action: its kind, then its arguments, unused ones 0; a tile lay's
+hex and tile and a station's node as MapTables indices): `legal_codes` builds them (the
+operating round's automatic steps have usually just built its choices: they are kept),
+`legal_action(i)` reads action i as the tuple `apply` takes (names for the map)."""
 from __future__ import annotations
 
 from array import array
@@ -16,13 +22,13 @@ from array import array
 import cython
 import numpy as np
 
-from menorca_sim.core import actions as A
 from menorca_sim.core import auction, operating, phases, stock
 
 if not cython.compiled:
-    from menorca_sim.core.codes import (AUCTION, BOX, MAJOR, MARKET_MARKER, MINOR, NO_MARKER, OPERATING, OVER,
-                                        OWNER_SLOTS, SCOPE_NONE, SCOPE_OR, SCOPE_SET, STOCK, TREASURY)
-from menorca_sim.core.codes import ROUND_NAMES
+    from menorca_sim.core.codes import (AUCTION, BOX, DISCARD, LAY_TILE, MAJOR, MARKET_MARKER, MINOR, MOVE_WIDTH,
+                                        NO_MARKER, OPERATING, OVER, OWNER_SLOTS, PLACE_GOODS, PLACE_MARKET,
+                                        PLACE_STATION, SCOPE_NONE, SCOPE_OR, SCOPE_SET, STOCK, TREASURY)
+from menorca_sim.core.codes import ARITY, ROUND_NAMES
 
 # rows of the int buffer: one per 1-D field, and the companies' count of rows per 2-D field
 _ROWS_1D = 31
@@ -99,7 +105,10 @@ class Engine:
         self.pm_company = -1
         self.pm_player = -1
         self.pm_count = 0
-        # round-specific state (set for real when each round begins)
+        # round-specific state (set for real when each round begins; zero until then, as
+        # the compiled fields start, so that a copy made before may read them)
+        self.sr_turn = self.sr_passes = self.sr_first_passer = 0
+        self.sr_acted = False
         self.or_company = -1
         self.or_step = 0
         self.or_lays_left = 0
@@ -107,6 +116,7 @@ class Engine:
         self.board_memo = ((), None)  # (question and map state, answer): see operating._ask_board
         self.offer = []  # a vehicle sale awaiting the seller's consent: buyer, vehicle, seller, price
         self.declined = []  # sellers that refused the operating company this turn
+        self._no_moves()
         # The draws are always made in this order, so that forcing the minors (say) leaves
         # a seed's legacies and events as they would have been drawn.
         self.minors_in_play = self._draw_minors(setup_rng, minors)
@@ -232,11 +242,13 @@ class Engine:
         new.reservations = [list(bids) for bids in self.reservations]
         new.contest_bidders = list(self.contest_bidders)
         new.contest_high, new.contest_bid, new.contest_turn = self.contest_high, self.contest_bid, self.contest_turn
+        new._moves = self._moves.copy() if cython.compiled else array("i", self._moves)
+        new.n_moves, new.moves_ready, new.choices_ready = self.n_moves, self.moves_ready, self.choices_ready
         return new
 
     # --- holdings ----------------------------------------------------------------------
     # Kept counted (`held`, `held_pct`) by set_owner, the one writer of cert_owner: these
-    # run for every company in most legal() calls.
+    # run for every company in most build_moves() calls.
     def _slot(self, owner: cython.int) -> cython.int:
         """The column of `held` counting certificates held by `owner` (a player, TREASURY,
         POOL or BOX)."""
@@ -477,26 +489,103 @@ class Engine:
         seat, company, _ = self.turn()
         return (seat, company)
 
-    def legal(self) -> list:
+    # --- the legal actions, as ints -----------------------------------------------------
+    def _no_moves(self) -> None:
+        """An empty buffer of moves (its room allocated by the first `add_move`)."""
+        self._moves = array("i")
+        self.n_moves = 0
+        self.moves_ready = self.choices_ready = False
+
+    def begin_moves(self) -> None:
+        """Start writing the moves anew: the rounds' modules then write them; the Game asks
+        it when the state may have been changed in place (a test's set-up), so that they
+        are built again."""
+        self.n_moves = 0
+        self.moves_ready = self.choices_ready = False
+
+    def add_move(self, kind: cython.int, a: cython.int = 0, b: cython.int = 0, c: cython.int = 0,
+                 d: cython.int = 0) -> None:
+        """Append a move: `kind`, then its arguments (see codes.ARITY)."""
+        at: cython.Py_ssize_t = self.n_moves * MOVE_WIDTH
+        j: cython.Py_ssize_t
+        if at + MOVE_WIDTH > len(self._moves):
+            grown = array("i", [0]) * max(64 * MOVE_WIDTH, 2 * len(self._moves))
+            view: cython.int[::1] = grown
+            for j in range(at):
+                view[j] = self._moves[j]
+            self._moves = grown
+        self._moves[at] = kind
+        self._moves[at + 1] = a
+        self._moves[at + 2] = b
+        self._moves[at + 3] = c
+        self._moves[at + 4] = d
+        self.n_moves += 1
+
+    def build_moves(self) -> cython.int:
+        """The legal actions of this state into the moves (once per state); how many."""
+        if self.moves_ready:
+            return self.n_moves
+        c: cython.int
         if self.stage == OVER:
-            return []
-        if self.pm_kind != NO_MARKER:
-            return stock.marker_actions(self)
-        c: cython.int = phases.company_to_discard(self)
-        if c >= 0:
-            return phases.discard_actions(self, c)
-        if self.stage == AUCTION:
-            return auction.legal(self)
-        if self.stage == STOCK:
-            return stock.legal(self)
-        return operating.legal(self)
+            self.begin_moves()
+        elif self.pm_kind != NO_MARKER:
+            self.begin_moves()
+            stock.marker_actions(self)
+        else:
+            c = phases.company_to_discard(self)
+            if c >= 0:
+                self.begin_moves()
+                phases.discard_actions(self, c)
+            elif self.stage == AUCTION:
+                self.begin_moves()
+                auction.legal(self)
+            elif self.stage == STOCK:
+                self.begin_moves()
+                stock.legal(self)
+            else:
+                operating.legal(self)  # keeps the step's choices if the automatic steps built them
+        self.moves_ready = True
+        return self.n_moves
+
+    def legal_codes(self) -> cython.int[::1]:
+        """The legal actions of this state as ints, MOVE_WIDTH per action (kind, then
+        arguments: see codes.ARITY), in the order of the Game's `legal_actions()`: a view of
+        the moves for players that read ints (read it, never write it), good until the next
+        action."""
+        end: cython.Py_ssize_t = self.build_moves() * MOVE_WIDTH
+        if cython.compiled:
+            return self._moves[:end]
+        return memoryview(self._moves)[:end]
+
+    def legal_action(self, i: cython.int) -> tuple:
+        """Legal action i of this state (`build_moves` first) as the tuple `apply` takes:
+        the map's hexes, tiles and nodes by name."""
+        at: cython.Py_ssize_t = i * MOVE_WIDTH
+        kind: cython.int = self._moves[at]
+        if kind == LAY_TILE:
+            mt = self.board.tables
+            return (kind, mt.land[self._moves[at + 1]], mt.tile_ids[self._moves[at + 2]], self._moves[at + 3],
+                    self._moves[at + 4])
+        if kind == PLACE_STATION:
+            return (kind, self.board.tables.node_names[self._moves[at + 1]], self._moves[at + 2])
+        arity: cython.int = ARITY[kind]
+        if arity == 0:
+            return (kind,)
+        if arity == 1:
+            return (kind, self._moves[at + 1])
+        if arity == 2:
+            return (kind, self._moves[at + 1], self._moves[at + 2])
+        if arity == 3:
+            return (kind, self._moves[at + 1], self._moves[at + 2], self._moves[at + 3])
+        return (kind, self._moves[at + 1], self._moves[at + 2], self._moves[at + 3], self._moves[at + 4])
 
     def apply(self, action: tuple) -> None:
         """Apply a legal action (the caller checks legality)."""
+        self.begin_moves()  # and the moves are scratch until the state settles
         kind: cython.int = action[0]
-        if kind == A.PLACE_MARKET or kind == A.PLACE_GOODS:
+        if kind == PLACE_MARKET or kind == PLACE_GOODS:
             stock.place_marker(self, action)
-        elif kind == A.DISCARD:
+        elif kind == DISCARD:
             phases.discard(self, phases.company_to_discard(self), action[1])
         elif self.stage == AUCTION:
             auction.apply(self, action)

@@ -6,17 +6,19 @@ from __future__ import annotations
 
 import cython
 
-from menorca_sim.core import actions as A
 from menorca_sim.core import phases
 from menorca_sim.core.routes import RevenueContext
 from menorca_sim.core.stock import request_marker
+from menorca_sim.core.track import MANUFACTORY, PORT, STATION_KINDS
 
 if not cython.compiled:
     from menorca_sim.core.codes import (AB_EXTRA_TILE_LAY, AB_FREE_MARKET_MARKER, AB_FREE_PORT,
-                                        AB_REVENUE_BONUS, AB_TERRAIN_DISCOUNT, AB_VEHICLE_DISCOUNT, DOWN,
-                                        LEFT, MARKET_MARKER, MINOR, NO_MARKER, OPERATING, POOL, RIGHT,
-                                        STEP_BUY_BACK, STEP_DIVIDEND, STEP_LEGACY, STEP_SELL_OWN, STEP_STATION,
-                                        STEP_TRACK, STEP_VEHICLES, TREASURY)
+                                        AB_REVENUE_BONUS, AB_TERRAIN_DISCOUNT, AB_VEHICLE_DISCOUNT,
+                                        ACCEPT_OFFER, BUY_BACK, BUY_LEGACY, BUY_VEHICLE, DECLINE_OFFER, DOWN,
+                                        FORCED_BUY, LAY_TILE, LEFT, MARKET_MARKER, MINOR, NO_MARKER, OPERATING,
+                                        PAYOUT, PLACE_STATION, POOL, RIGHT, SELL_OWN, SKIP, STEP_BUY_BACK,
+                                        STEP_DIVIDEND, STEP_LEGACY, STEP_SELL_OWN, STEP_STATION, STEP_TRACK,
+                                        STEP_VEHICLES, TREASURY, WITHHOLD)
 
 STEP_NAMES = ("company_buys_legacy", "lay_tile", "place_station", "buy_vehicles", "dividend",
               "company_sells", "company_buys_back")
@@ -109,76 +111,92 @@ def _start_turn(eng, c: cython.int) -> None:
 
 def _next_step(eng) -> None:
     eng.or_plan = None
+    eng.choices_ready = False
     if eng.or_step == STEP_BUY_BACK:
         eng.or_company = -1
     else:
         eng.or_step += 1
 
 
-def legal(eng) -> list:
+def legal(eng) -> None:
+    """The step's legal actions into the engine's moves: its choices (those `settle` has
+    just written for this state, if it has), then skipping it where that is allowed."""
     if eng.offer:
-        return [(A.ACCEPT_OFFER,), (A.DECLINE_OFFER,)]
-    moves = _choices(eng)
-    c = eng.or_company
+        eng.begin_moves()
+        eng.add_move(ACCEPT_OFFER)
+        eng.add_move(DECLINE_OFFER)
+        return
+    if not eng.choices_ready:
+        _choices(eng)
+    eng.choices_ready = False  # the moves now hold more than the choices
     if eng.or_step == STEP_VEHICLES:
-        if eng.co_vehicles[c] or not moves:
-            moves.append((A.SKIP,))
-        return moves
-    if eng.or_step != STEP_DIVIDEND:
-        moves.append((A.SKIP,))
-    return moves
+        if eng.co_vehicles[eng.or_company] or not eng.n_moves:
+            eng.add_move(SKIP)
+    elif eng.or_step != STEP_DIVIDEND:
+        eng.add_move(SKIP)
 
 
-def _choices(eng) -> list:
-    """The step's actions other than skipping it."""
+def _choices(eng) -> cython.int:
+    """The step's actions other than skipping it, written anew into the engine's moves and
+    kept there for `legal` while this state lasts; how many."""
     t = eng.t
     step: cython.int = eng.or_step
     c: cython.int = eng.or_company
     k: cython.int
+    most: cython.int
+    eng.begin_moves()
     if step == STEP_LEGACY:
-        return _legacy_purchases(eng, c)
-    if step == STEP_TRACK:
-        return _tile_lays(eng, c) if eng.or_lays_left > 0 else []
-    if step == STEP_STATION:
-        return _station_sites(eng, c)
-    if step == STEP_VEHICLES:
-        return _vehicle_purchases(eng, c)
-    if step == STEP_DIVIDEND:
-        return [(A.PAYOUT,), (A.WITHHOLD,)] if eng.or_plan.revenue > 0 else []
-    if step == STEP_SELL_OWN:
-        if not t.sells_own:
-            return []
-        most: cython.int = min(eng.count_of(c, TREASURY), t.pool_limit - eng.count_of(c, POOL))
-        return [(A.SELL_OWN, k) for k in range(1, most + 1)]
-    k = eng.first_cert(c, POOL)
-    if t.buys_back and k >= 0 and eng.cert_price(c, k) <= eng.co_cash[c]:
-        return [(A.BUY_BACK,)]
-    return []
+        _legacy_purchases(eng, c)
+    elif step == STEP_TRACK:
+        if eng.or_lays_left > 0:
+            _tile_lays(eng, c)
+    elif step == STEP_STATION:
+        _station_sites(eng, c)
+    elif step == STEP_VEHICLES:
+        _vehicle_purchases(eng, c)
+    elif step == STEP_DIVIDEND:
+        if eng.or_plan.revenue > 0:
+            eng.add_move(PAYOUT)
+            eng.add_move(WITHHOLD)
+    elif step == STEP_SELL_OWN:
+        if t.sells_own:
+            most = min(eng.count_of(c, TREASURY), t.pool_limit - eng.count_of(c, POOL))
+            for k in range(1, most + 1):
+                eng.add_move(SELL_OWN, k)
+    else:
+        k = eng.first_cert(c, POOL)
+        if t.buys_back and k >= 0 and eng.cert_price(c, k) <= eng.co_cash[c]:
+            eng.add_move(BUY_BACK)
+    eng.choices_ready = True
+    return eng.n_moves
 
 
 # --- step 0: a legacy from the director ------------------------------------------------
-def _legacy_purchases(eng, c: cython.int) -> list:
+def _legacy_purchases(eng, c: cython.int) -> None:
     t = eng.t
     d: cython.int = eng.director(c)
     if eng.phase < t.legacy_purchase_phase or d < 0:
-        return []
+        return
     lo_pct: cython.int = t.legacy_lo_pct
     hi_pct: cython.int = t.legacy_hi_pct
     base: cython.int
-    moves = []
     for l in eng.leg_in_play:
         if eng.leg_player[l] != d or eng.leg_closed[l]:
             continue
         base = t.leg_min_price[l]
         for price in sorted({base * lo_pct // 100, base, base * hi_pct // 100}):
             if base * lo_pct // 100 <= price <= base * hi_pct // 100 and price <= eng.co_cash[c]:
-                moves.append((A.BUY_LEGACY, l, price))
-    return moves
+                eng.add_move(BUY_LEGACY, l, price)
 
 
 # --- step 1: track -----------------------------------------------------------------------
-def _tile_lays(eng, c: cython.int) -> list:
-    return tile_lays_on(eng, c, eng.board, eng.co_cash[c])
+def _tile_lays(eng, c: cython.int) -> None:
+    h: cython.int
+    tile: cython.int
+    rot: cython.int
+    cost: cython.int
+    for h, tile, rot, cost in _lays_on(eng, c, eng.board, eng.co_cash[c]):
+        eng.add_move(LAY_TILE, h, tile, rot, cost)
 
 
 def lay_terms(eng, c: cython.int) -> tuple:
@@ -189,17 +207,24 @@ def lay_terms(eng, c: cython.int) -> tuple:
     return eng.t.phases[eng.phase].tiles, discount
 
 
-def tile_lays_on(eng, c: cython.int, board, cash: cython.int) -> list:
-    """Company c's lays on `board` (the game's, or a copy) paying from `cash`."""
+def _lays_on(eng, c: cython.int, board, cash: cython.int) -> list:
+    """Company c's lays on `board` (the game's, or a copy) paying from `cash`, as
+    (land hex, tile, rotation, cost) indices."""
     colours, discount = lay_terms(eng, c)
-    lays = _ask_board(eng, board, "tile_lays", eng.t.company_ids[c], colours, cash, discount)
-    kind = A.LAY_TILE  # looked up once, not once per lay
-    return [(kind, h, tile, rot, cost) for h, tile, rot, cost in lays]
+    return _ask_board(eng, board, "_tile_lays", c, colours, cash, discount)
+
+
+def tile_lays_on(eng, c: cython.int, board, cash: cython.int) -> list:
+    """`_lays_on` as action tuples (the map's hexes and tiles by name)."""
+    mt = board.tables
+    land, tile_ids = mt.land, mt.tile_ids
+    return [(LAY_TILE, land[h], tile_ids[tile], rot, cost) for h, tile, rot, cost in _lays_on(eng, c, board, cash)]
 
 
 def _ask_board(eng, board, question: str, *args):
-    """`board.question(*args)`, remembered for the last question asked: settle() and the
-    legal() right after it ask the same one. The key holds the whole map state (tiles,
+    """`board.question(*args)`, remembered for the last question asked: the players ask
+    again for the lays the engine has just found (`Game.next_lays` with no lays done), and
+    so do copies of the game (which keep the memo). The key holds the whole map state (tiles,
     rotations, manifest, stations), so an answer is never reused for a changed map, however
     it changed (the board's version stands for it). The answer may be shared (by clones
     too): read it, never change it. A what-if copy of the board (a player's question) is
@@ -214,38 +239,36 @@ def _ask_board(eng, board, question: str, *args):
 
 
 # --- step 2: a port or manufactory -----------------------------------------------------
-def _station_sites(eng, c: cython.int) -> list:
+def _station_sites(eng, c: cython.int) -> None:
     t = eng.t
-    cid = t.company_ids[c]
-    if len(eng.board.stations(cid)) >= eng.station_supply[c]:
-        return []
-    free = {t.ab_node[l] for l in eng.owned_legacies(c, AB_FREE_PORT)}
+    if len(eng.board.stations(t.company_ids[c])) >= eng.station_supply[c]:
+        return
+    free = [t.ab_node_index[l] for l in eng.owned_legacies(c, AB_FREE_PORT)]
     reserve: cython.bint = t.reserve_home_slots
     cost: cython.int
-    moves = []
-    for node in _ask_board(eng, eng.board, "station_sites", cid, station_kind(eng, c)):
-        if reserve and eng.board.free_slots(node) <= _homes_owed(eng, node):
+    n: cython.int
+    for n in _ask_board(eng, eng.board, "_station_sites", c, PORT if eng.is_major(c) else MANUFACTORY):
+        if reserve and eng.board._free_slots(n) <= _homes_owed(eng, n):
             continue
-        cost = 0 if node in free else t.station_cost
+        cost = 0 if n in free else t.station_cost
         if cost <= eng.co_cash[c]:
-            moves.append((A.PLACE_STATION, node, cost))
-    return moves
+            eng.add_move(PLACE_STATION, n, cost)
 
 
-def _homes_owed(eng, node: str) -> cython.int:
-    """Companies yet to start whose home is `node` (they place their home station on
+def _homes_owed(eng, n: cython.int) -> cython.int:
+    """Companies yet to start whose home is node n (they place their home station on
     starting; minors not in play are closed from the setup)."""
-    homes = eng.t.co_home
+    homes = eng.t.co_home_node
     owed: cython.int = 0
     c: cython.int
-    for c in range(eng.t.nc):  # a loop, not a generator: this runs for every site
-        if homes[c] == node and not eng.started[c] and not eng.closed[c]:
+    for c in range(eng.t.nc):
+        if homes[c] == n and not eng.started[c] and not eng.closed[c]:
             owed += 1
     return owed
 
 
 def station_kind(eng, c: cython.int) -> str:
-    return "port" if eng.is_major(c) else "manufactory"
+    return STATION_KINDS[PORT if eng.is_major(c) else MANUFACTORY]
 
 
 # --- step 3: vehicles ------------------------------------------------------------------
@@ -285,7 +308,7 @@ def bank_price(eng, c: cython.int, v: cython.int) -> cython.int:
     return price
 
 
-def _vehicle_purchases(eng, c: cython.int) -> list:
+def _vehicle_purchases(eng, c: cython.int) -> None:
     t = eng.t
     limit: cython.int = t.phase_limit[eng.phase]
     own = eng.co_vehicles[c]
@@ -294,7 +317,7 @@ def _vehicle_purchases(eng, c: cython.int) -> list:
     cash: cython.int = eng.co_cash[c]
     price: cython.int
     is_ship: cython.int
-    moves = []
+    before: cython.int = eng.n_moves
     for v in bank_vehicles(eng):
         if not t.may_own[c][v]:
             continue
@@ -303,10 +326,10 @@ def _vehicle_purchases(eng, c: cython.int) -> list:
             continue
         is_ship = t.vehicle_is_ship[v]
         if (ships if is_ship else carts) < limit:
-            moves.append((A.BUY_VEHICLE, v, -1, price, -1))
+            eng.add_move(BUY_VEHICLE, v, -1, price, -1)
         elif is_ship:  # return one of its ships to make room
             for r in sorted({x for x in own if t.vehicle_is_ship[x]}):
-                moves.append((A.BUY_VEHICLE, v, -1, price, r))
+                eng.add_move(BUY_VEHICLE, v, -1, price, r)
     d: cython.int = eng.director(c)
     low: cython.int = t.trade_min_price
     anyone: cython.bint = t.trade_any
@@ -323,12 +346,11 @@ def _vehicle_purchases(eng, c: cython.int) -> list:
                 continue
             for price in sorted({low, t.veh_price[v], cash}):
                 if low <= price <= cash:
-                    moves.append((A.BUY_VEHICLE, v, s, price, -1))
-    if not own and not moves:
+                    eng.add_move(BUY_VEHICLE, v, s, price, -1)
+    if not own and eng.n_moves == before:
         forced = _forced_choice(eng, c)
         if forced >= 0:
-            moves.append((A.FORCED_BUY, forced, bank_price(eng, c, forced)))
-    return moves
+            eng.add_move(FORCED_BUY, forced, bank_price(eng, c, forced))
 
 
 def _forced_choice(eng, c: cython.int) -> cython.int:
@@ -467,9 +489,9 @@ def _pay_goods(eng, reached: dict) -> None:
 def apply(eng, action: tuple) -> None:
     kind: cython.int = action[0]
     c: cython.int = eng.or_company
-    if kind == A.SKIP:
+    if kind == SKIP:
         _next_step(eng)
-    elif kind == A.BUY_LEGACY:
+    elif kind == BUY_LEGACY:
         l, price = action[1], action[2]
         d = eng.director(c)
         eng.co_cash[c] -= price
@@ -480,17 +502,17 @@ def apply(eng, action: tuple) -> None:
         _next_step(eng)
         if eng.t.ability[l] == AB_FREE_MARKET_MARKER:
             request_marker(eng, MARKET_MARKER, c, d, eng.t.ab_count[l])
-    elif kind == A.LAY_TILE:
+    elif kind == LAY_TILE:
         eng.board.lay_tile(action[1], action[2], action[3])
         eng.co_cash[c] -= action[4]
         eng.bank += action[4]
         eng.or_lays_left -= 1
-    elif kind == A.PLACE_STATION:
+    elif kind == PLACE_STATION:
         eng.board.place_station(eng.t.company_ids[c], action[1], station_kind(eng, c))
         eng.co_cash[c] -= action[2]
         eng.bank += action[2]
         _next_step(eng)
-    elif kind == A.BUY_VEHICLE:
+    elif kind == BUY_VEHICLE:
         seller = action[2]
         if seller >= 0 and eng.director(seller) != eng.director(c):
             eng.offer = [c, action[1], seller, action[3]]  # the seller's director must agree
@@ -498,25 +520,25 @@ def apply(eng, action: tuple) -> None:
         if action[4] >= 0:
             eng.remove_vehicle(c, action[4])
         _buy(eng, c, action[1], seller, action[3])
-    elif kind == A.ACCEPT_OFFER:
+    elif kind == ACCEPT_OFFER:
         _, v, seller, price = eng.offer
         eng.offer = []
         _buy(eng, c, v, seller, price)
-    elif kind == A.DECLINE_OFFER:
+    elif kind == DECLINE_OFFER:
         eng.declined.append(eng.offer[2])  # one refusal per seller and turn keeps it finite
         eng.offer = []
-    elif kind == A.FORCED_BUY:
+    elif kind == FORCED_BUY:
         _forced_buy(eng, c, action[1], action[2])
         if not eng.co_vehicles[c]:
             _next_step(eng)
-    elif kind == A.PAYOUT:
+    elif kind == PAYOUT:
         _pay_out(eng, c, eng.or_plan.revenue)
         _next_step(eng)
-    elif kind == A.WITHHOLD:
+    elif kind == WITHHOLD:
         eng.pay_company(c, eng.or_plan.revenue)
         eng.move(c, LEFT)
         _next_step(eng)
-    elif kind == A.SELL_OWN:
+    elif kind == SELL_OWN:
         _sell_own(eng, c, action[1])
         _next_step(eng)
     else:  # BUY_BACK

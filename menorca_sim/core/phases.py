@@ -5,10 +5,8 @@ from __future__ import annotations
 
 import cython
 
-from menorca_sim.core import actions as A
-
 if not cython.compiled:
-    from menorca_sim.core.codes import BOX, OPERATING, POOL, TREASURY
+    from menorca_sim.core.codes import BOX, DISCARD, OPERATING, POOL, TREASURY
 
 
 def advance(eng) -> None:
@@ -50,10 +48,11 @@ def company_to_discard(eng) -> cython.int:
     return -1
 
 
-def discard_actions(eng, c: cython.int) -> list:
+def discard_actions(eng, c: cython.int) -> None:
+    """Company c's discards (one per vehicle type of the kind over the limit) into the engine's moves."""
     ship: cython.int = _over_limit_kind(eng, c) == 1
-    kinds = sorted({v for v in eng.co_vehicles[c] if eng.t.vehicle_is_ship[v] == ship})
-    return [(A.DISCARD, v) for v in kinds]
+    for v in sorted({v for v in eng.co_vehicles[c] if eng.t.vehicle_is_ship[v] == ship}):
+        eng.add_move(DISCARD, v)
 
 
 def discard(eng, c: cython.int, v: cython.int) -> None:

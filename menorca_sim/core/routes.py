@@ -77,84 +77,7 @@ class _Search:
     """Work buffers and state for enumerating routes over one graph (lanes or roads, in
     the layout of track.py) and assigning them; reused from call to call."""
 
-    # graph and per-vertex data of the current search
-    degree: cython.int[::1]
-    target: cython.int[::1]
-    unit: cython.int[::1]
-    stride: cython.int
-    # the two graphs searched (the tables' lanes, the last board's roads) as taken by
-    # prepare: taking an array's memoryview anew costs more than setting up a search
-    lanes: object
-    graph_now: object  # the graph of degree, target and unit now (see _use_graph)
-    enumerated: object  # what the routes held were enumerated for (see best_revenue; None: unknown)
-    enumerated_range: cython.int  # and up to which range
-    lane_degree: cython.int[::1]
-    lane_target: cython.int[::1]
-    lane_unit: cython.int[::1]
-    road: object
-    road_degree: cython.int[::1]
-    road_target: cython.int[::1]
-    road_unit: cython.int[::1]
-    value: cython.int[::1]
-    flags: cython.uchar[::1]
-    dist: cython.int[::1]  # lower bound of the units from a vertex to an OWN vertex
-    dist_set: cython.int  # dist[:dist_set] may hold a lane search's bounds; beyond, all 0
-    queue: cython.int[::1]
-    seen: cython.uchar[::1]  # `_reach_own`'s answer: per vertex, reached
-    # walk state
-    visits: cython.int[::1]
-    used: cython.ulonglong[::1]
-    ustack: cython.int[::1]
-    trail: cython.int[::1]
-    words: cython.int
-    maxk: cython.int
-    depth: cython.int
-    cur: cython.int
-    own: cython.int
-    origin: cython.int
-    undirected: cython.bint
-    # routes found: revenue, hexes, units used, trail (vertices) in r_trail[r_off[r]:r_off[r+1]]
-    n: cython.int
-    cap: cython.int
-    trail_cap: cython.int
-    r_rev: cython.int[::1]
-    r_len: cython.int[::1]
-    r_mask: cython.ulonglong[::1]
-    r_off: cython.int[::1]
-    r_trail: cython.int[::1]
-    # branch and bound
-    order: cython.int[::1]
-    vrange: cython.int[::1]
-    bound: cython.int[::1]
-    choice: cython.int[::1]
-    best_choice: cython.int[::1]
-    count: cython.int[::1]  # counting-sort buffer, grown as revenues need
-    nv: cython.int
-    best: cython.int
-    _arrays: dict
-    # the map tables and what the searches' set-up reads of them (see bind), taken once
-    tables: object
-    tile_colour: cython.int[::1]
-    node_land: cython.int[::1]
-    land_node: cython.int[::1]
-    node_revenue: cython.int[::1]
-    offboard_revenue: cython.int[::1]
-    node_slots: cython.int[::1]
-    vertex_index: dict
-    n_nodes: cython.int
-    n_rev: cython.int
-    rev_vertices: list  # 0 .. n_rev-1, where ship routes start (shared: never change it)
-    n_land: cython.int
-    sea_base: cython.int
-    stub_base: cython.int
-    epochs: cython.int
-    fleet: object  # the `FleetSearch` of these tables that `fleet_search` hands out (None: none yet)
-    # the last board searched and typed views of the arrays the set-up reads (a board's
-    # arrays change in place, never replaced: the views stay good; see view_board)
-    viewed: object
-    b_tile: cython.int[::1]
-    b_company: cython.int[::1]
-    b_kind: cython.int[::1]
+    # its fields: routes.pxd
 
     def __init__(self, n_vertices: int, words: int) -> None:
         self.words = words
@@ -256,7 +179,7 @@ class _Search:
         self.r_trail = self._resize("r_trail", "i", self.trail_cap)
 
     @cython.ccall  # called by best_routes without Python dispatch
-    def prepare(self, graph, maxrange: int, undirected: bool, symmetric: bool) -> None:
+    def prepare(self, graph, maxrange: cython.int, undirected: cython.bint, symmetric: cython.bint) -> cython.void:
         """Set up a search over `graph` with the values and flags filled in; `symmetric`:
         every arc has a reverse arc and crosses a unit (the lane graph), which lets a
         breadth-first search bound the distance to the company's station and prune walks
@@ -358,7 +281,7 @@ class _Search:
                     tail += 1
 
     @cython.ccall
-    def walk_from(self, starts: list[int]) -> int:
+    def walk_from(self, starts: list) -> cython.int:
         """Every legal route starting at one of `starts`; returns how many."""
         s: cython.int
         for s in starts:
@@ -454,7 +377,7 @@ class _Search:
         return 0
 
     @cython.ccall
-    def assign(self, ranges: list[int]) -> list[int]:
+    def assign(self, ranges: list) -> list:
         """Best route index per vehicle (ranges sorted longest first), -1 for none."""
         nv: cython.int = len(ranges)
         i: cython.int
@@ -558,11 +481,11 @@ class _Search:
                 self.r_rev[r] += amount
 
     @cython.ccall
-    def trail_of(self, r: int) -> list[int]:
+    def trail_of(self, r: cython.int) -> list:
         return [self.r_trail[j] for j in range(self.r_off[r], self.r_off[r + 1])]
 
     @cython.ccall
-    def revenue_of(self, r: int) -> int:
+    def revenue_of(self, r: cython.int) -> cython.int:
         return self.r_rev[r]
 
 
@@ -620,7 +543,7 @@ def fill_vertex_values(search: _Search, tile: cython.int[::1], ctx: RevenueConte
 
 
 @cython.cfunc
-def _flags(search: _Search, board, c: cython.int, ship: cython.bint, is_major: cython.bint) -> list[int]:
+def _flags(search: _Search, board, c: cython.int, ship: cython.bint, is_major: cython.bint) -> list:
     """Fill search.flags (see REVENUE..OWN) for company c's ships or carts; returns the
     start vertices of the enumeration."""
     fl: cython.uchar[::1] = search.flags
@@ -705,7 +628,7 @@ _GROUPS: dict = {}  # fleet (a tuple of (id, kind, range)) -> its `_kind_groups`
 
 
 @cython.cfunc
-def _search_kind(search: _Search, board, c: int, is_major: bool, kind: str, ranges: list[int]) -> list[int]:
+def _search_kind(search: _Search, board, c: cython.int, is_major: cython.bint, kind: str, ranges: list) -> list:
     """Enumerate company c's routes for one vehicle kind and assign them: the route
     index (or -1) per range of `ranges` (longest first)."""
     starts = _flags(search, board, c, kind == "ship", is_major)
@@ -713,7 +636,8 @@ def _search_kind(search: _Search, board, c: int, is_major: bool, kind: str, rang
 
 
 @cython.cfunc
-def _enumerate(search: _Search, board, is_major: bool, ship: bool, starts: list[int], maxrange: int) -> cython.void:
+def _enumerate(search: _Search, board, is_major: cython.bint, ship: cython.bint, starts: list,
+               maxrange: cython.int) -> cython.void:
     """With search.flags set for the kind: its routes up to `maxrange` units."""
     # majors' carts start only at their own port; other searches start anywhere
     search.prepare(board.tables.lanes_graph if ship else board.road, maxrange, ship or not is_major, ship)
@@ -721,15 +645,15 @@ def _enumerate(search: _Search, board, is_major: bool, ship: bool, starts: list[
 
 
 @cython.cfunc
-def _enumerate_and_assign(search: _Search, board, is_major: bool, ship: bool, starts: list[int],
-                          ranges: list[int]) -> list[int]:
+def _enumerate_and_assign(search: _Search, board, is_major: cython.bint, ship: cython.bint, starts: list,
+                          ranges: list) -> list:
     """With search.flags set for the kind: its routes' enumeration and assignment."""
     _enumerate(search, board, is_major, ship, starts, ranges[0])
     return search.assign(ranges)
 
 
 @cython.cfunc
-def _assigned_revenue(search: _Search, ranges: list[int]) -> cython.int:
+def _assigned_revenue(search: _Search, ranges: list) -> cython.int:
     """The revenue of the best assignment of the routes enumerated to `ranges`."""
     total: cython.int = 0
     r: cython.int
@@ -797,22 +721,7 @@ class FleetSearch:
     told of with `lay_changed`, and its undoing too. The Board asks `fleet_search` for
     one: the same object set up again for each fleet, its buffers allocated once."""
 
-    board: object
-    tables: object  # the map tables its buffers are sized for
-    search: _Search
-    is_major: cython.bint
-    tile: cython.int[::1]  # the board's tiles (changed in place by the lays searched)
-    land_node: cython.int[::1]  # the tables' node per land hex (-1: none)
-    values: cython.int[::1]  # vertex values as at set-up, but for refreshed nodes
-    extra: cython.int[::1]  # per vertex: bonuses and markers on top of the printed value
-    kinds: list  # per vehicle kind present: (ship, starts, ranges longest first)
-    flags: cython.uchar[::1]  # per kind, per vertex: its flags (kind k at k * vertices)
-    affected: cython.uchar[::1]  # per kind: `_affected_hexes` (kind k at k * span)
-    span: cython.int  # land hexes + revenue vertices: `_affected_hexes`' length
-    bases: list  # per kind: its revenue on the board as at set-up or `lay_changed` (-1 until searched)
-    touched: cython.int  # the land hex refreshed by the last search (-1: none)
-    changed: list  # land hexes whose track changed in place since the last question (`lay_changed`)
-    any_affected: cython.uchar[::1]  # per land hex: some kind's affected hexes hold it
+    # its fields: routes.pxd
 
     def __init__(self, board, c: int, is_major: bool, vehicles, ctx: RevenueContext) -> None:
         search: _Search = _search_for(board.tables)
@@ -829,7 +738,7 @@ class FleetSearch:
         self.set_up(board, c, is_major, vehicles, ctx)
 
     @cython.cfunc
-    def set_up(self, board, c: int, is_major: bool, vehicles, ctx: RevenueContext) -> cython.void:
+    def set_up(self, board, c: cython.int, is_major: cython.bint, vehicles, ctx: RevenueContext) -> cython.void:
         """Prepare the search of company c's `vehicles` on `board` (of its tables)."""
         search: _Search = self.search
         self.board = board
@@ -903,14 +812,14 @@ class FleetSearch:
             self.values[n] = _printed_value(self.search, self.tile, n) + self.extra[n]
 
     @cython.ccall
-    def revenue(self, h: cython.int) -> int:
+    def revenue(self, h: cython.int) -> cython.int:
         """The best revenue on the board as it is now: it may differ from the board at
         construction in the track of land hex h (-1: none) and of the hex of the
         previous call."""
         return self._revenue(h, -1)
 
     @cython.cfunc
-    def _revenue(self, h: cython.int, vertex: cython.int) -> int:
+    def _revenue(self, h: cython.int, vertex: cython.int) -> cython.int:
         """`revenue(h)`, with the value of revenue vertex `vertex` (-1: none) other than at
         construction: a kind whose routes can reach neither h nor that vertex earns what
         it earned on the board as at construction (kept once searched)."""
@@ -1036,7 +945,7 @@ def _affected_hexes(search: _Search, graph, flags: cython.uchar[::1], out: cytho
 
 
 @cython.cfunc
-def _route(tb, vehicle, trail: list[int], revenue: int) -> Route:
+def _route(tb, vehicle, trail: list, revenue: cython.int) -> Route:
     hexes: list[str] = []
     nodes: list[str] = []
     for v in trail:

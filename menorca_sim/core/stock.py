@@ -5,11 +5,10 @@ from __future__ import annotations
 
 import cython
 
-from menorca_sim.core import actions as A
-
 if not cython.compiled:
-    from menorca_sim.core.codes import (DOWN, GOODS_MARKER, MAJOR, MARKET_MARKER, MINOR, NO_MARKER, POOL,
-                                        STOCK, TREASURY, UP)
+    from menorca_sim.core.codes import (BUY_CERT, DOWN, END_TURN, GOODS_MARKER, MAJOR, MARKET_MARKER, MINOR,
+                                        NO_MARKER, PLACE_GOODS, PLACE_MARKET, POOL, SELL_CERT, SOURCE_POOL,
+                                        SOURCE_TREASURY, SR_PASS, START_COMPANY, STOCK, TREASURY, UP)
 
 
 def begin(eng) -> None:
@@ -29,7 +28,7 @@ def _new_turn(eng) -> None:
 def can_hold(eng, p: cython.int, c: cython.int, pct: cython.int, row: cython.int, col: cython.int,
              certs: cython.int) -> cython.bint:
     """May p, who holds `certs` certificates counting toward his limit (eng.cert_count(p),
-    counted once by legal() for all its questions), take a certificate of pct percent of c
+    counted once by `legal` for all its questions), take a certificate of pct percent of c
     whose price token is at (row, col)?"""
     t = eng.t
     if eng.percent(c, p) + pct > t.holding_limit and not t.mk_yellow[row][col]:
@@ -37,14 +36,14 @@ def can_hold(eng, p: cython.int, c: cython.int, pct: cython.int, row: cython.int
     return t.mk_orange[row][col] or certs + 1 <= eng.cert_limit
 
 
-def legal(eng) -> list:
+def legal(eng) -> None:
+    """The stock turn's legal actions into the engine's moves."""
     t = eng.t
     p: cython.int = eng.sr_turn
     certs: cython.int = eng.cert_count(p)
     over: cython.bint = certs > eng.cert_limit
     c: cython.int
     k: cython.int
-    moves = []
     if eng.srs > 1 or t.first_sr_sales:
         for c in range(t.nc):
             if not eng.started[c] or eng.closed[c] or eng.sellable_cert(c, p) < 0:
@@ -53,25 +52,24 @@ def legal(eng) -> list:
                 continue
             if over and t.mk_orange[eng.co_row[c]][eng.co_col[c]]:
                 continue  # selling it would not bring p under the limit
-            moves.append((A.SELL_CERT, c))
+            eng.add_move(SELL_CERT, c)
     if over:
-        if not moves:
-            moves.append((A.END_TURN,) if eng.sr_acted else (A.SR_PASS,))
-        return moves
+        if not eng.n_moves:
+            eng.add_move(END_TURN if eng.sr_acted else SR_PASS)
+        return
     for c in range(t.nc):
         if eng.closed[c] or eng.sold_this_turn[c]:
             continue
         if eng.started[c]:
             k = eng.first_cert(c, TREASURY)
             if k >= 0 and _may_buy(eng, p, c, k, certs):
-                moves.append((A.BUY_CERT, c, A.SOURCE_TREASURY))
+                eng.add_move(BUY_CERT, c, SOURCE_TREASURY)
             k = eng.first_cert(c, POOL)
             if k >= 0 and _may_buy(eng, p, c, k, certs):
-                moves.append((A.BUY_CERT, c, A.SOURCE_POOL))
+                eng.add_move(BUY_CERT, c, SOURCE_POOL)
         else:
-            _starts(eng, p, c, certs, moves)
-    moves.append((A.END_TURN,) if eng.sr_acted else (A.SR_PASS,))
-    return moves
+            _starts(eng, p, c, certs)
+    eng.add_move(END_TURN if eng.sr_acted else SR_PASS)
 
 
 def _may_buy(eng, p: cython.int, c: cython.int, k: cython.int, certs: cython.int) -> cython.bint:
@@ -80,8 +78,8 @@ def _may_buy(eng, p: cython.int, c: cython.int, k: cython.int, certs: cython.int
         and can_hold(eng, p, c, eng.t.cert_pct[c][k], eng.co_row[c], eng.co_col[c], certs)
 
 
-def _starts(eng, p: cython.int, c: cython.int, certs: cython.int, moves: list) -> None:
-    """Append p's starts of company c (a par cell each) to `moves`."""
+def _starts(eng, p: cython.int, c: cython.int, certs: cython.int) -> None:
+    """p's starts of company c (a par cell each) into the engine's moves."""
     t = eng.t
     kind: cython.int = t.co_kind[c]
     if (kind != MAJOR and kind != MINOR) or t.co_available[c] > eng.epoch:
@@ -91,7 +89,7 @@ def _starts(eng, p: cython.int, c: cython.int, certs: cython.int, moves: list) -
     col: cython.int
     for r, col in t.start_cells[c]:
         if t.mk_value[r][col] * pct // 10 <= eng.p_cash[p] and can_hold(eng, p, c, pct, r, col, certs):
-            moves.append((A.START_COMPANY, c, r, col))
+            eng.add_move(START_COMPANY, c, r, col)
 
 
 def apply(eng, action: tuple) -> None:
@@ -100,7 +98,7 @@ def apply(eng, action: tuple) -> None:
     c: cython.int
     k: cython.int
     cost: cython.int
-    if kind == A.SELL_CERT:
+    if kind == SELL_CERT:
         c = action[1]
         k = eng.sellable_cert(c, p)
         eng.pay_player(p, eng.cert_price(c, k))
@@ -109,9 +107,9 @@ def apply(eng, action: tuple) -> None:
         eng.sold_this_turn[c] = True
         eng.sr_acted = True
         eng.update_president(c)
-    elif kind == A.BUY_CERT:
+    elif kind == BUY_CERT:
         c = action[1]
-        if action[2] == A.SOURCE_TREASURY:
+        if action[2] == SOURCE_TREASURY:
             k = eng.first_cert(c, TREASURY)
             cost = eng.cert_price(c, k)
             eng.co_cash[c] += cost  # incremental capitalisation
@@ -124,10 +122,10 @@ def apply(eng, action: tuple) -> None:
         eng.set_owner(c, k, p)
         eng.update_president(c)
         _end_turn_unless_marker(eng)
-    elif kind == A.START_COMPANY:
+    elif kind == START_COMPANY:
         _start_company(eng, p, action[1], action[2], action[3])
         _end_turn_unless_marker(eng)
-    elif kind == A.SR_PASS:
+    elif kind == SR_PASS:
         if eng.sr_first_passer < 0:
             eng.sr_first_passer = p
         eng.sr_passes += 1
@@ -176,28 +174,37 @@ def request_marker(eng, kind: cython.int, c: cython.int, p: cython.int, count: c
     if count <= 0:
         return
     eng.pm_kind, eng.pm_company, eng.pm_player, eng.pm_count = kind, c, p, count
-    if not marker_actions(eng):
+    if not _any_open_to_marker(eng):
         eng.pm_kind = NO_MARKER
 
 
-def marker_actions(eng) -> list:
-    t = eng.t
-    c: cython.int = eng.pm_company
+def marker_actions(eng) -> None:
+    """The offboards open to the pending marker into the engine's moves."""
+    kind: cython.int = PLACE_GOODS if eng.pm_kind == GOODS_MARKER else PLACE_MARKET
     o: cython.int
-    if eng.pm_kind == GOODS_MARKER:
-        return [(A.PLACE_GOODS, o) for o in range(t.no)]
-    cap: cython.int = t.offboard_cap
-    moves = []
-    for o in range(t.no):
-        if cap == 0 or eng.mmarkers[c][o] < cap:
-            moves.append((A.PLACE_MARKET, o))
-    return moves
+    for o in range(eng.t.no):
+        if _open_to_marker(eng, o):
+            eng.add_move(kind, o)
+
+
+def _open_to_marker(eng, o: cython.int) -> cython.bint:
+    """May the pending marker go on offboard o (a market marker: up to the cap per company)?"""
+    cap: cython.int = eng.t.offboard_cap
+    return eng.pm_kind == GOODS_MARKER or cap == 0 or eng.mmarkers[eng.pm_company][o] < cap
+
+
+def _any_open_to_marker(eng) -> cython.bint:
+    o: cython.int
+    for o in range(eng.t.no):
+        if _open_to_marker(eng, o):
+            return True
+    return False
 
 
 def place_marker(eng, action: tuple) -> None:
     c: cython.int = eng.pm_company
     o: cython.int = action[1]
-    if action[0] == A.PLACE_MARKET:
+    if action[0] == PLACE_MARKET:
         eng.mmarkers[c][o] += 1
         eng.revenue_version += 1
         eng.markers_left[c] -= 1
@@ -206,7 +213,7 @@ def place_marker(eng, action: tuple) -> None:
         eng.goods[c][o] += 1
         eng.goods_left[c] -= 1
     eng.pm_count -= 1
-    if eng.pm_count == 0 or not marker_actions(eng):
+    if eng.pm_count == 0 or not _any_open_to_marker(eng):
         eng.pm_kind = NO_MARKER
         if eng.stage == STOCK:
             _end_turn_unless_marker(eng)

@@ -19,6 +19,7 @@ cdef class Tables:
     cdef readonly list legacies  # model.Legacy per l
     cdef readonly dict legacy_index  # legacy id -> l
     cdef readonly list offboards  # offboard names (o indexes them)
+    cdef readonly dict node_index  # node name -> its index (MapTables' numbering: the Board's)
     cdef readonly list phases  # model.Phase per p
     cdef readonly int legacy_purchase_phase  # first p in which companies buy legacies
     cdef readonly int share_unit  # percent of one dividend unit (100 // dividend_unit)
@@ -37,6 +38,7 @@ cdef class Tables:
     cdef readonly int[::1] co_stations  # stations in c's supply
     cdef readonly int[::1] co_fixed_par  # minors: fixed par value (0 otherwise)
     cdef readonly list co_home  # home node name of c (None for the merged company)
+    cdef readonly int[::1] co_home_node  # its node index (node_index), -1 none
     cdef readonly list start_cells  # [c] (row, col) cells a player may start c on ([] for RADM)
     cdef readonly int[:, ::1] may_own  # [c][v] 1 when v's kind is among c's vehicle_kinds
     # --- vehicles ---
@@ -57,6 +59,7 @@ cdef class Tables:
     cdef readonly int[::1] ab_count  # free_market_marker: markers
     cdef readonly int[::1] ab_vehicle_kind  # vehicle_discount: SHIP, CART or -1 (both)
     cdef readonly list ab_node  # free_port, revenue_bonus: node name (else None)
+    cdef readonly int[::1] ab_node_index  # its node index (node_index), -1 none
     cdef readonly int[::1] ab_company  # grant_certificate: the company's c (else -1)
     # --- phases ---
     cdef readonly int[::1] phase_limit  # vehicles per kind a company may own

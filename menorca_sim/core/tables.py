@@ -54,6 +54,7 @@ class Tables:
         self.legacies = [rs.legacies[l] for l in self.legacy_ids]
         self.legacy_index = {l: i for i, l in enumerate(self.legacy_ids)}
         self.offboards = list(rs.map.offboards)
+        self.node_index = {n: i for i, n in enumerate(rs.map.nodes)}  # MapTables' numbering
         self.phases = list(rs.phases)
         self.legacy_purchase_phase = rs.phase_index(rs.operating.company_legacy_purchase_phase)
         # one 10 % of a company's share is this many percent ("each 10 % pays revenue // unit")
@@ -81,6 +82,7 @@ class Tables:
         self.co_stations = ints(co.stations for co in cos)
         self.co_fixed_par = ints(co.par or 0 for co in cos)
         self.co_home = [co.home for co in cos]  # node names: the Board's interface
+        self.co_home_node = ints(self.node_index.get(co.home, -1) for co in cos)
         # the cells a player may start c on: any par cell for a major, a minor's fixed par
         m = self.market
         self.start_cells = [m.par_cells if co.kind == "major" else [m.par_cell(co.par)] if co.kind == "minor" else []
@@ -105,6 +107,7 @@ class Tables:
         self.ab_vehicle_kind = ints(-1 if l.ability.kind is None else (SHIP if l.ability.kind == "ship" else CART)
                                     for l in legs)
         self.ab_node = [l.ability.node for l in legs]  # free_port, revenue_bonus: node names
+        self.ab_node_index = ints(self.node_index.get(l.ability.node, -1) for l in legs)
         self.ab_company = ints(self.company_index[l.ability.company] if l.ability.company else -1 for l in legs)
         self.phase_limit = ints(p.limit for p in self.phases)
         self.phase_ors = ints(p.ors for p in self.phases)

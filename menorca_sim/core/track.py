@@ -30,18 +30,7 @@ class _Graph:
     """A graph's arrays as typed views, and for a road graph the tables' arrays that
     `set_hex` reads: taking an array's memoryview anew costs more than a tile's arcs."""
 
-    graph: tuple  # (degree, target, unit, stride) as given
-    degree: cython.int[::1]
-    target: cython.int[::1]
-    unit: cython.int[::1]
-    stride: cython.int
-    tables: object  # the tables of the views below (None: not taken yet)
-    neighbour: cython.int[::1]
-    side_unit: cython.int[::1]
-    land_node: cython.int[::1]
-    local_arcs: cython.int[::1]
-    local_arc_span: cython.int[::1]
-    stub_base: cython.int
+    # its fields: track.pxd
 
     def __init__(self, graph: tuple) -> None:
         self.graph = graph

@@ -16,14 +16,14 @@ that span a turn or the game, what the checker remembers of earlier actions.
 - a finished game has a known end reason whose condition holds, and a full ranking."""
 from __future__ import annotations
 
-from menorca_sim.core import actions as A
-from menorca_sim.core.codes import POOL, STEP_DIVIDEND, TREASURY
+from menorca_sim.core.codes import (AUCTION_PASS, DISCARD, END_TURN, FORCED_BUY, PAYOUT, PLACE_GOODS, PLACE_MARKET,
+                                    POOL, RESERVE, SKIP, SR_PASS, START_COMPANY, STEP_DIVIDEND, TREASURY, WITHHOLD)
 from menorca_sim.core.invariants import holdings, violations
 
 END_REASONS = ("bank", "bankruptcy", "conquest", "cap")
 # Actions after which money only leaves the bank (incomes, goods, dividends), never enters it.
-_PAYMENTS_ONLY = (A.SKIP, A.SR_PASS, A.END_TURN, A.PAYOUT, A.WITHHOLD, A.AUCTION_PASS, A.RESERVE,
-                  A.PLACE_MARKET, A.PLACE_GOODS, A.DISCARD)
+_PAYMENTS_ONLY = (SKIP, SR_PASS, END_TURN, PAYOUT, WITHHOLD, AUCTION_PASS, RESERVE,
+                  PLACE_MARKET, PLACE_GOODS, DISCARD)
 
 
 class Before:
@@ -85,7 +85,7 @@ class Checker:
         out += _market_moves(eng, before)
         out += _trust_and_progress(eng, before, self.trust)
         out += _bank_payments(eng, before)
-        forced_sale = before.action[0] == A.FORCED_BUY and any(
+        forced_sale = before.action[0] == FORCED_BUY and any(
             _moved_to_pool(eng, before, c) for c in range(len(eng.t.companies)))
         self.bank_broke = self.bank_broke or eng.bank <= 0 or forced_sale
         if eng.round == "over":
@@ -95,9 +95,9 @@ class Checker:
     def _start_player(self, eng, before: Before) -> list[str]:
         out = []
         kind = before.action[0]
-        if before.round == "auction" and kind == A.AUCTION_PASS:
+        if before.round == "auction" and kind == AUCTION_PASS:
             self.auction_last_passer = before.actor
-        if before.round == "stock" and kind == A.SR_PASS and self.sr_first_passer < 0:
+        if before.round == "stock" and kind == SR_PASS and self.sr_first_passer < 0:
             self.sr_first_passer = before.actor
         if not 0 <= eng.start_player < eng.n:
             out.append(f"start-player marker held by {eng.start_player}, not one of the {eng.n} players")
@@ -157,7 +157,7 @@ def _market_moves(eng, before: Before) -> list[str]:
             continue
         cell = (eng.co_row[c], eng.co_col[c])
         if not before.started[c]:  # started (or formed) now: on a par cell, or RADM's merged value
-            if kind == A.START_COMPANY and not (m.cells[cell[0]][cell[1]].par and (
+            if kind == START_COMPANY and not (m.cells[cell[0]][cell[1]].par and (
                     t.companies[c].kind == "major" or m.value(*cell) == t.companies[c].par)):
                 out.append(f"{t.company_ids[c]} started on {cell}, not on its par cell")
             continue
@@ -166,9 +166,9 @@ def _market_moves(eng, before: Before) -> list[str]:
                 out.append(f"{t.company_ids[c]} went bankrupt on {cell}, not on a bankruptcy cell")
             continue
         moves = ["down"] * _moved_to_pool(eng, before, c)
-        if c == before.or_company and kind == A.PAYOUT and before.revenue >= before.price:
+        if c == before.or_company and kind == PAYOUT and before.revenue >= before.price:
             moves.append("right")
-        elif c == before.or_company and kind == A.WITHHOLD:
+        elif c == before.or_company and kind == WITHHOLD:
             moves.append("left")
         if sr_ended and eng.count_of(c, TREASURY) == 0 and eng.count_of(c, POOL) == 0:
             moves.append("up")
@@ -229,9 +229,9 @@ def _bank_payments(eng, before: Before) -> list[str]:
     rs = eng.rs
     out = []
     due = 0
-    if kind == A.WITHHOLD:
+    if kind == WITHHOLD:
         due += before.revenue
-    elif kind == A.PAYOUT:
+    elif kind == PAYOUT:
         unit = rs.operating.dividend_unit
         certs = t.companies[before.or_company].certificates
         for k, owner in enumerate(before.owners[before.or_company]):

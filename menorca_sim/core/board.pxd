@@ -1,0 +1,41 @@
+# Compiled declarations of board.py (augmenting .pxd: board.py stays the plain Python
+# reference). h a land hex, t a tile index, r a rotation (as MapTables numbers them).
+# Board itself stays a Python class (the Game and the players read its fields by name);
+# the lay questions' typed work goes through _LayViews and _Lays.
+
+cdef int _colour_bits(object colours)
+
+cdef class _LayViews:
+    cdef object board  # the board viewed
+    cdef int[::1] tile  # [h] the board's tile, -1 none
+    cdef int[::1] rot  # [h] its rotation
+    cdef int[::1] left  # [t] copies of the manifest left
+    cdef int n_manifest  # tiles of the manifest: tile indices below it
+    cdef int n_pairs  # entries of pair_a
+    # the tables' arrays of the same names (maptables.pxd):
+    cdef int[::1] path_bits
+    cdef int[::1] pair_a
+    cdef int[::1] pair_b
+    cdef int[::1] edge_mask
+    cdef int[::1] neighbour
+    cdef int[::1] land_node
+    cdef int[::1] tile_colour
+    cdef int[::1] terrain_cost
+    cdef int[::1] lay_options
+    cdef int[::1] first_lay_span
+    cdef int[::1] upgrade_span
+cdef _LayViews _views(object board)
+
+cdef class _Lays:
+    cdef int n  # lays held
+    cdef int[::1] h  # [i] land hex of lay i
+    cdef int[::1] t  # [i] its tile
+    cdef int[::1] r  # [i] its rotation
+    cdef int[::1] cost  # [i] its cost
+    cdef long long[::1] effect  # [i] its effect on routes (Board._lay_effects), -1 none
+    cdef void _grow(self, int size)
+    cdef void add(self, int h, int t, int r, int cost)
+cdef _Lays _lays()
+cdef (int, int) _options(_LayViews v, int h)
+cdef bint _shape_fits(_LayViews v, int h, int t, int rotation)
+

@@ -1,0 +1,36 @@
+# Compiled declarations of game.py (augmenting .pxd: game.py stays the plain Python
+# reference, run as it is with MENORCA_SIM_PURE=1). Compiled, a Game is an extension type:
+# its methods read these fields as C fields and call its cpdef helpers directly, not
+# through Python (every decision asks a Game dozens of questions); `_eng` is typed, so
+# reading the engine's fields and calling its methods skips the attribute lookups. Every
+# field stays readable and writable from Python.
+from menorca_sim.core.codes cimport PAYOUT, POOL, TREASURY, WITHHOLD
+from menorca_sim.core.engine cimport Engine
+from menorca_sim.whatif cimport WhatIf
+
+cdef class Game:
+    cdef public object ruleset  # the Ruleset played
+    cdef public object seed  # the game's seed
+    cdef public object check  # run the invariant checks after each action
+    cdef public object seats  # policy names per seat (the log's header)
+    cdef public object _checker  # transitions.Checker, or None without check
+    cdef public Engine _eng  # the game's state
+    cdef public object _legal  # the legal actions' dicts in this state, or None
+    cdef public bint _settled  # no dicts built since the last action: the engine's moves are this state's
+    cdef public object _bank  # (phase, vehicles left) of the bank's vehicles in `_for_sale`
+    cdef public dict _for_sale  # company -> vehicles_for_sale(), while `_bank` holds
+    cdef public object _log  # GameLog, or None
+    cdef public object _actor_now  # (seat, company index) deciding in this state, None before asked
+    cdef public object _decision_now  # the decision pending in this state, None before asked
+    cdef public bint _bank_checked  # `_bank` compared with this state's bank
+    cdef public list _history  # the internal actions applied, in order (see fingerprint)
+    cdef public WhatIf _whatif  # answers the players' what-if revenue questions about this state
+
+    cpdef tuple _actor(self)
+    cpdef void _forget_state(self)
+    cpdef list _legal_dicts(self)
+    cpdef void _apply_move(self, int i, object action) except *
+    cpdef int _director(self, int c)
+
+cdef object _player_field(Game g, int p, str field)
+cdef object _company_field(Game g, int c, str field)

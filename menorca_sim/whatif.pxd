@@ -1,0 +1,53 @@
+# Compiled declarations of whatif.py (augmenting .pxd: whatif.py stays the plain Python
+# reference). Extension types: the players ask a WhatIf hundreds of questions per game.
+from menorca_sim.core.codes cimport AB_REVENUE_BONUS
+from menorca_sim.core.engine cimport Engine
+
+cdef class RevenueMemo:
+    cdef dict _numbers  # revenue key -> its number
+    cdef long _next  # the number the next new key gets
+    cdef dict _revenues  # (key number, fleet) -> route revenue
+    cdef dict _contexts  # (company index, revenue key but its map part) -> RevenueContext
+
+    cpdef object number(self, tuple key)
+    cpdef object get(self, object number, tuple fleet)
+    cpdef object put(self, object number, tuple fleet, object revenue)
+    cpdef object context(self, tuple key)
+    cpdef object put_context(self, tuple key, object ctx)
+
+cdef class WhatIf:
+    cdef Engine _eng  # the game's state asked about (read, never changed)
+    # shared with the WhatIf of a copy of the game (readonly: its constructor reads them)
+    cdef readonly RevenueMemo _revenues  # route revenues by revenue key and fleet (shared by copies of the game)
+    cdef readonly frozenset _ship_ids  # ids of the vehicles that are ships
+    cdef readonly dict _searched  # vehicle id -> (id, kind, range): what a route search takes
+    cdef readonly tuple _map_key  # ((board version, phase), map_key()) last asked
+    cdef tuple _own_keys  # (Engine.revenue_version, {company index: own part of its revenue key})
+    cdef object _revenue_state  # (board version, Engine.revenue_version) the caches below hold answers of
+    cdef dict _contexts  # company index -> its RevenueContext in this revenue state
+    cdef dict _asked  # (company, fleet) -> route revenue asked in this revenue state
+    cdef dict _key_numbers  # company index -> the memo's number of its revenue key
+    cdef dict _keys  # company index -> its revenue key
+    cdef object _key_common  # the part of every company's revenue key, None before asked
+
+    cpdef void _sync(self)
+    # the questions (cpdef: the Game forwards them without a Python call)
+    cpdef dict asked(self)
+    cpdef void remember_plan(self, object company, tuple fleet, object revenue)
+    cpdef object route_plan(self, object company, object vehicles, object changes=*)
+    cpdef object route_revenue(self, object company, object vehicles, object changes=*)
+    cpdef object lay_revenues(self, object company, object vehicles, object lays, object done=*)
+    cpdef object station_revenues(self, object company, object vehicles, object stations)
+    cpdef object marker_revenues(self, object company, object vehicles, object markers)
+    cpdef object next_lays(self, object company, object done=*)
+    cpdef object next_lay_revenues(self, object company, object vehicles, object done=*)
+    cpdef object next_lay_revenues_each(self, object company, object vehicles, object firsts, object done=*,
+                                        object until_earning=*)
+    cpdef object map_key(self)
+    cpdef object revenue_key(self, object company)
+    cpdef list _fleet(self, object vehicles)
+    cpdef object _remembered_revenue(self, str company, tuple fleet)
+    cpdef object _key_number(self, int c, str company)
+    cpdef object _remember(self, int c, str company, tuple fleet, object revenue)
+    cpdef object _context_of(self, int c)
+    cpdef tuple _changed(self, int c, object changes, object ctx=*)

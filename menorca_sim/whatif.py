@@ -1,0 +1,361 @@
+"""What-if revenue questions about one game's state, for players: the route revenue a
+company would earn running some vehicles, on the map as it is or as some lays, stations or
+market markers would leave it (`route_plan`, `route_revenue`, `lay_revenues`, ...),
+answered by the core's route searches. Answers are remembered while what they depend on
+stays: per state of the map and of `Engine.revenue_version` (checked at each question,
+not dropped by hand), and across states and copies of the game by revenue key and fleet
+(`RevenueMemo`). `Game` (the state API) forwards its revenue questions to its `WhatIf`."""
+from __future__ import annotations
+
+from typing import Sequence
+
+import cython
+
+from menorca_sim.core import operating
+from menorca_sim.core.actions import describe
+from menorca_sim.core.routes import RevenueContext
+
+if not cython.compiled:  # compiled, whatif.pxd cimports them
+    from menorca_sim.core.codes import AB_REVENUE_BONUS
+    from menorca_sim.core.engine import Engine
+
+
+@cython.cclass
+class RevenueMemo:
+    """Route revenues by (company index and its revenue key, fleet), and the revenue
+    context of each such key but its map part. Keys are numbered (a small int hashes
+    faster than the map's bytes), never twice with one number; all is dropped at
+    `MEMO_MAX` revenues, so that a game's memo stays small. Compiled as an extension
+    type: the Game asks it a few hundred times per game."""
+
+    def __init__(self) -> None:
+        self._numbers = {}
+        self._next = 0
+        self._revenues = {}
+        self._contexts = {}
+
+    def number(self, key: tuple) -> int:
+        number = self._numbers.get(key)
+        if number is None:
+            number = self._numbers[key] = self._next
+            self._next += 1
+        return number
+
+    def get(self, number: int, fleet: tuple) -> int | None:
+        return self._revenues.get((number, fleet))
+
+    def put(self, number: int, fleet: tuple, revenue: int) -> None:
+        if len(self._revenues) >= MEMO_MAX:
+            self._revenues.clear()
+            self._numbers.clear()
+            self._contexts.clear()
+        self._revenues[(number, fleet)] = revenue
+
+    def context(self, key: tuple) -> RevenueContext | None:
+        return self._contexts.get(key)
+
+    def put_context(self, key: tuple, ctx: RevenueContext) -> None:
+        self._contexts[key] = ctx
+
+
+MEMO_MAX = 20000  # revenues a RevenueMemo holds at most
+
+
+@cython.cclass
+class WhatIf:
+    """The revenue questions about the state of `eng` (a game's engine, read, never
+    changed); `shared`: the WhatIf of the game this one's is a copy of, whose memo and
+    tables it shares (its keys hold all a revenue depends on)."""
+
+    def __init__(self, eng: Engine, shared: WhatIf | None = None) -> None:
+        self._eng = eng
+        if shared is None:
+            vehicles = eng.rs.vehicles
+            self._revenues = RevenueMemo()
+            self._ship_ids = frozenset(v for v, spec in vehicles.items() if spec.kind == "ship")
+            self._searched = {v: (v, spec.kind, spec.range) for v, spec in vehicles.items()}  # see _fleet
+            self._map_key: tuple = (None, None)  # (board version and phase, map_key()) last asked
+        else:
+            self._revenues, self._ship_ids, self._searched = shared._revenues, shared._ship_ids, shared._searched
+            self._map_key = shared._map_key
+        # (Engine.revenue_version, {company index: its own part of revenue_key}) last asked
+        self._own_keys: tuple = (None, {})
+        self._revenue_state = None  # (board version, Engine.revenue_version) of the revenues asked
+        self._sync()
+
+    def _sync(self) -> None:
+        """Drop what was asked of an earlier state once the map or anything else route
+        revenues depend on has changed (a stock round's turns change neither)."""
+        eng = self._eng
+        state = (eng.board.version, eng.revenue_version)
+        if state != self._revenue_state:
+            self._revenue_state = state
+            self._contexts: dict = {}  # company index -> its RevenueContext (see _context_of)
+            self._asked: dict = {}  # (company, fleet) -> route revenue, as asked
+            self._key_numbers: dict = {}  # company index -> the memo's number of its revenue key
+            self._keys: dict = {}  # company index -> its revenue key (with its number above)
+            self._key_common: tuple | None = None  # the part of every company's revenue key
+
+    def asked(self) -> dict:
+        """(company, fleet) -> the route revenues asked in this state."""
+        self._sync()
+        return self._asked
+
+    def remember_plan(self, company: str, fleet: tuple, revenue: int) -> None:
+        """The revenue of the route plan the engine has just searched for `company`
+        running `fleet` in this state: it answers `route_revenue` for that fleet."""
+        self._sync()
+        self._asked[(company, fleet)] = revenue
+
+    def route_plan(self, company: str, vehicles: list[str], changes=()):
+        """The best route plan (the Board's `RoutePlan`) of `company` running `vehicles`
+        (ids, owned or not), or None without vehicles, on the map as it is or as
+        `changes` would leave it: `lay_tile`, `place_station` or `place_market_marker`
+        action dicts of this company, applied to copies (the game is not changed)."""
+        self._sync()
+        if not vehicles:
+            return None
+        eng = self._eng
+        c = eng.t.company_index[company]
+        # a plan reports the goods markers its ships reach: a context with them
+        board, ctx = self._changed(c, changes, operating.revenue_context(eng, c))
+        return board.best_routes(company, eng.is_major(c), self._fleet(vehicles), ctx)
+
+    def _fleet(self, vehicles: Sequence[str]) -> list[tuple[str, str, int]]:
+        """(id, kind, range) of each vehicle: what the route search takes."""
+        searched = self._searched
+        return [searched[v] for v in vehicles]
+
+    def route_revenue(self, company: str, vehicles: list[str], changes=()) -> int:
+        """The revenue of `route_plan` (0 without vehicles), searched without building
+        the plan's routes. Without `changes` it is remembered by `revenue_key` and the
+        fleet, for every player at the table and as long as that key stays."""
+        self._sync()
+        if not vehicles:
+            return 0
+        if changes:
+            eng = self._eng
+            c = eng.t.company_index[company]
+            board, ctx = self._changed(c, changes)
+            return board.best_revenue(company, eng.is_major(c), self._fleet(vehicles), ctx)
+        fleet = tuple(vehicles)
+        total = self._asked.get((company, fleet))  # asked before in this state: the common case
+        if total is None:
+            total = self._asked[(company, fleet)] = self._remembered_revenue(company, fleet)
+        return total
+
+    def _remembered_revenue(self, company: str, fleet: tuple) -> int:
+        """`route_revenue(company, fleet)` from the memo, searched where it is not there."""
+        eng = self._eng
+        c = eng.t.company_index[company]
+        number = self._key_number(c, company)
+        # remembered under the fleet as asked (any order of its vehicles names the same
+        # revenue), and, to be reused by other fleets, its ships' and its carts' apart:
+        # they never share track, so the fleet earns the sum (the core searches them apart too)
+        memo = self._revenues
+        total = memo.get(number, fleet)
+        if total is None:
+            ship_ids = self._ship_ids
+            ships = [v for v in fleet if v in ship_ids]
+            carts = [v for v in fleet if v not in ship_ids]
+            total = 0
+            for part in (tuple(sorted(ships)), tuple(sorted(carts))):
+                if part:
+                    revenue = memo.get(number, part)
+                    if revenue is None:
+                        revenue = eng.board.best_revenue(company, eng.is_major(c), self._fleet(part),
+                                                         self._context_of(c))
+                        memo.put(number, part, revenue)
+                    total += revenue
+            memo.put(number, fleet, total)
+        return total
+
+    def _key_number(self, c: int, company: str) -> int:
+        """The memo's number of company c's `revenue_key` now (the key kept in `_keys`)."""
+        number = self._key_numbers.get(c)
+        if number is None:
+            key = self._keys[c] = self.revenue_key(company)
+            number = self._key_numbers[c] = self._revenues.number((c, key))
+        return number
+
+    def lay_revenues(self, company: str, vehicles: list[str], lays: list[dict], done=()) -> list[int]:
+        """`route_revenue(company, vehicles, done + [lay])` for each `lay_tile` action of
+        `lays`, answered in one call to the core (0 each without vehicles)."""
+        self._sync()
+        if not vehicles:
+            return [0] * len(lays)
+        eng = self._eng
+        c = eng.t.company_index[company]
+        board, ctx = self._changed(c, done)
+        base, revenues = board.lay_revenues(company, eng.is_major(c), self._fleet(vehicles), ctx,
+                                            [(lay["hex"], lay["tile"], lay["rotation"])
+                                             for lay in _only(lays, "lay_tile", "a tile lay")])
+        if not done:  # the revenue before the lays, searched on the way: `route_revenue` remembers it
+            self._remember(c, company, tuple(vehicles), base)
+        return revenues
+
+    def _remember(self, c: int, company: str, fleet: tuple, revenue: int) -> None:
+        """`route_revenue(company, fleet)` on the map as it is, searched on the way."""
+        self._asked[(company, fleet)] = revenue
+        self._revenues.put(self._key_number(c, company), fleet, revenue)
+
+    def station_revenues(self, company: str, vehicles: list[str], stations: list[dict]) -> list[int]:
+        """`route_revenue(company, vehicles, [station])` for each `place_station` action of
+        `stations`, answered in one call to the core (0 each without vehicles)."""
+        self._sync()
+        if not vehicles:
+            return [0] * len(stations)
+        eng = self._eng
+        c = eng.t.company_index[company]
+        base, revenues = eng.board.station_revenues(company, eng.is_major(c), self._fleet(vehicles),
+                                                    self._context_of(c),
+                                                    [site["node"] for site in _only(stations, "place_station",
+                                                                                    "a station placement")],
+                                                    operating.station_kind(eng, c))
+        self._remember(c, company, tuple(vehicles), base)
+        return revenues
+
+    def marker_revenues(self, company: str, vehicles: list[str], markers: list[dict]) -> list[int]:
+        """`route_revenue(company, vehicles, [marker])` for each `place_market_marker`
+        action of `markers`, answered in one call to the core (0 each without vehicles)."""
+        self._sync()
+        if not vehicles:
+            return [0] * len(markers)
+        _only(markers, "place_market_marker", "a market marker")
+        eng = self._eng
+        c = eng.t.company_index[company]
+        return eng.board.marker_revenues(company, eng.is_major(c), self._fleet(vehicles), self._context_of(c),
+                                         [marker["offboard"] for marker in markers])
+
+    def next_lays(self, company: str, done=()) -> list[dict]:
+        """The `lay_tile` actions `company` could make in a later turn of this phase after
+        the lays `done` (applied to a copy), with the cash they leave."""
+        self._sync()
+        _, _, lays = self._next_lays(company, done)
+        return [describe(self._eng.t, a) for a in lays]
+
+    def next_lay_revenues(self, company: str, vehicles: list[str], done=()) -> list[int]:
+        """`route_revenue(company, vehicles, done + [lay])` for each lay of
+        `next_lays(company, done)`, in its order, answered in one call to the core."""
+        self._sync()
+        eng = self._eng
+        board, ctx, lays = self._next_lays(company, done)
+        if not vehicles:
+            return [0] * len(lays)
+        return board.lay_revenues(company, eng.is_major(eng.t.company_index[company]), self._fleet(vehicles), ctx,
+                                  [(hex, tile, rotation) for _, hex, tile, rotation, _ in lays])[1]
+
+    def next_lay_revenues_each(self, company: str, vehicles: list[str], firsts: list[dict], done=(),
+                               until_earning: bool = False) -> list[list[int]]:
+        """`next_lay_revenues(company, vehicles, done + [lay])` for each `lay_tile` action of
+        `firsts`, answered in one call to the core (a lookahead's whole level); with
+        `until_earning`, only up to the first answer that holds a revenue."""
+        self._sync()
+        eng = self._eng
+        c = eng.t.company_index[company]
+        board, ctx = self._changed(c, done)
+        colours, discount = operating.lay_terms(eng, c)
+        return board.next_lay_revenues(company, eng.is_major(c), self._fleet(vehicles), ctx,
+                                       [(lay["hex"], lay["tile"], lay["rotation"], lay["cost"])
+                                        for lay in _only(firsts, "lay_tile", "a tile lay")],
+                                       colours, _cash_after(eng, c, done), discount, until_earning)
+
+    def _next_lays(self, company: str, done) -> tuple:
+        """(board, revenue context) after the lays `done`, and the lay tuples after them."""
+        eng = self._eng
+        c = eng.t.company_index[company]
+        board, ctx = self._changed(c, done)
+        return board, ctx, operating.tile_lays_on(eng, c, board, _cash_after(eng, c, done))
+
+    def map_key(self) -> bytes:
+        """The map (tiles, rotations, stations and their kinds) and the phase as bytes:
+        equal keys, equal answers to questions about track and routes."""
+        eng = self._eng
+        b = eng.board
+        version = (b.version, eng.phase)  # built again only when the map or phase changed
+        if self._map_key[0] != version:
+            self._map_key = (version, b.tile.tobytes() + b.rot.tobytes() + b.station_company.tobytes()
+                             + b.station_kind.tobytes() + bytes([eng.phase]))
+        return self._map_key[1]
+
+    def revenue_key(self, company: str) -> tuple:
+        """Everything `company`'s route revenue depends on besides its vehicles: the map
+        and phase (`map_key`), the epoch, the events' node bonuses, the revenue bonuses of
+        the open legacies it owns and its market markers (read from the state, without
+        building its revenue context)."""
+        self._sync()
+        eng = self._eng
+        c = eng.t.company_index[company]
+        if self._key_common is None:  # the same for every company in this state
+            self._key_common = (self.map_key(), eng.epoch, tuple(sorted(eng.node_bonus.items())))
+        # its own part changes only with the engine's revenue version: kept while that stays
+        version, parts = self._own_keys
+        if version != eng.revenue_version:
+            parts = {}
+            self._own_keys = (eng.revenue_version, parts)
+        own = parts.get(c)
+        if own is None:
+            t = eng.t
+            bonuses = [(t.ab_node[l], t.ab_amount[l]) for l in eng.owned_legacies(c, AB_REVENUE_BONUS)]
+            bonuses.sort()
+            own = parts[c] = (tuple(bonuses), tuple(eng.mmarkers[c]))
+        return self._key_common + own
+
+    def _context_of(self, c: int):
+        """Company c's revenue context in the current state, for revenue questions (without
+        the goods markers, which only a route plan reports): built once per revenue key but
+        its map part (`map_key`: a context holds nothing of the map) and kept with the memo,
+        for every state and clone with that key (read it, never change it)."""
+        ctx = self._contexts.get(c)
+        if ctx is None:
+            self._key_number(c, self._eng.t.company_ids[c])
+            key = (c,) + self._keys[c][1:]
+            ctx = self._revenues.context(key)
+            if ctx is None:
+                ctx = operating.revenue_context(self._eng, c, False)
+                self._revenues.put_context(key, ctx)
+            self._contexts[c] = ctx
+        return ctx
+
+    def _changed(self, c: int, changes, ctx=None) -> tuple:
+        """(board, revenue context) of company c with `changes` applied to copies; the
+        context is `ctx`, or by default `_context_of(c)`."""
+        eng = self._eng
+        board = eng.board
+        if ctx is None:
+            ctx = self._context_of(c)
+        copied = own_ctx = False
+        for change in changes:
+            kind = change["type"]
+            if kind == "place_market_marker":
+                if not own_ctx:  # a copy of its own (the constructor copies the dicts)
+                    ctx, own_ctx = RevenueContext(ctx.epoch, ctx.node_bonus, ctx.market_markers,
+                                                  ctx.market_bonus, ctx.goods_markers), True
+                o = change["offboard"]
+                ctx.market_markers[o] = ctx.market_markers.get(o, 0) + 1
+                continue
+            if kind not in ("lay_tile", "place_station"):
+                raise ValueError(f"no route change for action {change!r}")
+            if not copied:
+                board, copied = board.clone(), True
+            if kind == "lay_tile":
+                board.lay_tile(change["hex"], change["tile"], change["rotation"])
+            else:
+                board.place_station(eng.t.company_ids[c], change["node"], operating.station_kind(eng, c))
+        return board, ctx
+
+
+def _only(actions: list[dict], kind: str, what: str) -> list[dict]:
+    """`actions`, each checked to be of type `kind` (a ValueError names the first that is not)."""
+    for action in actions:
+        if action["type"] != kind:
+            raise ValueError(f"not {what}: {action!r}")
+    return actions
+
+
+def _cash_after(eng, c: int, done) -> int:
+    """Company c's cash after paying for the lays `done`."""
+    cash = eng.co_cash[c]
+    for lay in done:  # a loop: a generator would be a closure, which cpdef methods cannot hold
+        cash -= lay["cost"]
+    return cash
