@@ -7,7 +7,7 @@ STAMP  := $(VENV)/.installed
 COMPILED := $(wildcard menorca_sim/core/*.py menorca_sim/core/*.pxd) menorca_sim/game.py menorca_sim/game.pxd menorca_sim/whatif.py menorca_sim/whatif.pxd $(wildcard policies/*.py)
 BUILT  := .build-stamp
 
-.PHONY: test test-slow viewer-check viewer-png report bench fuzz golden build clean
+.PHONY: test test-slow chromium viewer-check viewer-png report bench fuzz golden build clean
 
 # The venv holds the package installed in editable mode with its test and dask extras
 # (without compiling: $(BUILT) compiles the core in place).
@@ -30,12 +30,15 @@ test: $(BUILT)
 test-slow: $(BUILT)
 	$(PY) -m pytest -q -m slow
 
-# The game viewer in a real headless Chromium (`apt-get install -y chromium`): the tests
-# marked `browser` (not in `make test`), and docs/viewer.png taken afresh.
-viewer-check: $(BUILT)
+# The game viewer in a real headless Chromium (Debian's package, installed here when
+# missing): the tests marked `browser` (not in `make test`), and docs/viewer.png afresh.
+chromium:
+	command -v chromium >/dev/null || (apt-get update -q && apt-get install -y -q chromium)
+
+viewer-check: $(BUILT) chromium
 	$(PY) -m pytest -q -m browser
 
-viewer-png: $(BUILT)
+viewer-png: $(BUILT) chromium
 	$(PY) tests/viewer_browser.py docs/viewer.png
 
 # Rewrite the golden games (tests/golden/) after a change meant to change games; it

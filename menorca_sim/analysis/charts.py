@@ -235,29 +235,32 @@ def variant_differences(table: pl.DataFrame, path: Path, most: int = 12) -> Path
 
 def sweep(table: pl.DataFrame, path: Path) -> Path | None:
     """Each sweep's measures against its swept value, with 95 % bands: a row of panels
-    per sweep (seat 1's win share, operating rounds, and the swept legacy's buyer edge
-    where a legacy is swept), a line per population, player count and value of a grid's
-    second key."""
+    per sweep (seat 1's win share, operating rounds, the share of games ending each way,
+    and the swept legacy's buyer edge where a legacy is swept), a line per population,
+    player count and value of a grid's second key."""
     if table.is_empty():
         return None
     table = _series(table.drop("variant"))  # a point's variant is its x: lines differ by population only
     sweeps = table.select("sweep", "key").unique(maintain_order=True).rows()
     legacies = any(key.startswith("legacies.") for _, key in sweeps)
-    wanted = ["seat 1 win share", "ORs played"] + (["buyer's edge"] if legacies else [])
+    wanted = ["seat 1 win share", "ORs played", "end reasons"] + (["buyer's edge"] if legacies else [])
     fig = Figure(figsize=(4.4 * len(wanted), 3.2 * len(sweeps)))
     for r, (name, key) in enumerate(sweeps):
         rows = table.filter((pl.col("sweep") == name) & (pl.col("key") == key))
         for c, metric in enumerate(wanted):
             ax = fig.add_subplot(len(sweeps), len(wanted), r * len(wanted) + c + 1)
             swept = f"{key.split('.')[1]} buyer's edge" if key.startswith("legacies.") else None
-            chosen = rows.filter(pl.col("metric") == (swept if metric == "buyer's edge" else metric))
+            chosen = rows.filter(pl.col("metric").str.starts_with("share ending by") if metric == "end reasons"
+                                 else pl.col("metric") == (swept if metric == "buyer's edge" else metric))
             scale = 1 if metric == "ORs played" else PERCENT
-            lines = chosen.select("series", "players", "other").unique().sort("series", "players", "other").rows()
-            for k, (series, players, other) in enumerate(lines):
-                line = chosen.filter((pl.col("series") == series) & (pl.col("players") == players)
-                                     & (pl.col("other") == other)).sort("x")
+            lines = (chosen.select("metric", "series", "players", "other").unique()
+                     .sort("metric", "series", "players", "other").rows())
+            for k, (what, series, players, other) in enumerate(lines):
+                line = chosen.filter((pl.col("metric") == what) & (pl.col("series") == series)
+                                     & (pl.col("players") == players) & (pl.col("other") == other)).sort("x")
                 colour = COLOURS[k % len(COLOURS)]
-                label = ", ".join(p for p in (series if series != "all games" else "", f"{players} players", other)
+                label = ", ".join(p for p in (what.removeprefix("share ending by ") if metric == "end reasons" else "",
+                                              series if series != "all games" else "", f"{players} players", other)
                                   if p)
                 ax.plot(line["x"].to_numpy(), line["value"].to_numpy() * scale, "o-", color=colour, label=label)
                 ax.fill_between(line["x"].to_numpy(), line["low"].to_numpy() * scale,
@@ -268,7 +271,8 @@ def sweep(table: pl.DataFrame, path: Path) -> Path | None:
                 ax.axhline(0, linestyle=":", color="grey")
             ax.set_title(f"{name}: {metric}" if name else metric, fontsize="medium")
             ax.set_xlabel(key)
-            ax.set_ylabel({"ORs played": "ORs", "buyer's edge": "win share points"}.get(metric, "win share (%)"))
+            ax.set_ylabel({"ORs played": "ORs", "buyer's edge": "win share points",
+                           "end reasons": "games (%)"}.get(metric, "win share (%)"))
             if lines:
                 ax.legend(fontsize="x-small")
     fig.suptitle("Sweeps: each measure against the swept value, with 95 % bands")
