@@ -18,7 +18,10 @@ $(STAMP): pyproject.toml setup.py
 	touch $(STAMP)
 
 # Compile the core and the layers in place (serialised: several shells may build at once).
+# codes.py is plain Python since issue 24 (its C enums live in codes.pxd): an extension
+# left by an older build would shadow it, so it goes.
 $(BUILT): $(STAMP) $(COMPILED) setup.py
+	rm -f menorca_sim/core/codes.*.so menorca_sim/core/codes.c
 	flock .build.lock $(PY) setup.py -q build_ext --inplace
 	touch $(BUILT)
 
