@@ -229,6 +229,14 @@ class Game:
         """The phase in force as an index of `ruleset.phases`."""
         return self._eng.phase
 
+    def ors_played(self) -> int:
+        """Operating rounds finished so far (without building a state record)."""
+        return self._eng.ors
+
+    def bank(self) -> int:
+        """The bank's cash (without building a state record)."""
+        return self._eng.bank
+
     def action_count(self) -> int:
         """Actions applied so far: with `id(game)`, identifies the state between actions."""
         return self._eng.actions

@@ -19,11 +19,9 @@ class Trajectory:
         self._revenue: dict[str, int] = {}  # company -> its route revenue in the OR running
 
     def __call__(self, game: Game) -> None:
-        # The ORs played and the bank are read from the engine: the Game's public API
-        # offers them only in whole-state records (`observation()`, `state()`: 25-35 µs),
-        # which would cost a fifth of a game after every action, and a third of the
-        # trajectory's cost at each snapshot.
-        ors = game._eng.ors
+        # asked after every action: a whole-state record (`observation()`, 25-35 µs) would
+        # cost a fifth of a game
+        ors = game.ors_played()
         if ors > self._ors and (self._ors >= 0 or game.auction_state() is None):
             self._snapshot(game, ors)
         # each company with a revenue decides on it once per OR: that is its OR's revenue
@@ -35,7 +33,7 @@ class Trajectory:
         action when no company has a decision in them, and share its state."""
         result, running = game.result(), game.company_states(("cash", "price"))
         for k in range(self._ors + 1, ors + 1):
-            head = {"or": k, "phase": game.phase(), "bank": game._eng.bank}
+            head = {"or": k, "phase": game.phase(), "bank": game.bank()}
             self.rows += [{**head, "kind": "player", "seat": seat, "company": None, "cash": cash,
                            "wealth": wealth, "price": None, "revenue": None}
                           for seat, (cash, wealth) in enumerate(zip(result["cash"], result["wealth"]))]
