@@ -104,12 +104,18 @@ class Dataset:
         return (f"Incomplete dataset: its run {how} with {have} of {total} games; "
                 f"`menorca-sim run EXPERIMENT --out {self.path} --resume` completes it.")
 
-    @property
-    def planned_variants(self) -> list[str]:
-        """Variant names in the experiment file's order, as the manifest's plan lists them."""
-        plan = self.manifest.get("experiment")
-        variants = plan.get("variants", []) if isinstance(plan, dict) else []
-        return [v["name"] for v in variants if isinstance(v, dict) and "name" in v]
+
+
+def planned(manifest: dict, kind: str) -> list[dict]:
+    """The plan's entries of `kind` ("variants", "populations", "sweeps") in the
+    experiment file's order, as the runner's manifest records them ([] without a plan)."""
+    plan = manifest.get("experiment")
+    entries = plan.get(kind, []) if isinstance(plan, dict) else []
+    return [e for e in entries if isinstance(e, dict)]
+
+
+def _planned_names(manifest: dict, kind: str) -> list[str]:
+    return [e["name"] for e in planned(manifest, kind) if "name" in e]
 
 
 # --- small building blocks -------------------------------------------------------------
@@ -528,20 +534,23 @@ def probe_effects(ds: Dataset) -> pl.DataFrame:
         both = group.join(reference, on=["variant", "cell", "seed", "seat"], suffix=" [ref]")
         if both.is_empty():
             continue
-        distinct = both.select("fingerprint", "fingerprint [ref]").n_unique() / both.height
         d = stats.paired_difference(both["win_share"].to_numpy(), both["reference_win_share"].to_numpy(),
-                                    units=both.height * distinct)
+                                    units=both.height * _distinct_pairs(both, " [ref]"))
         rows.append((variant, population, n, spec, forces, item, both.height, float(both["win_share"].mean()),
                      float(both["reference_win_share"].mean()), d.mean, d.low, d.high, d.p_value))
     return pl.DataFrame(rows, schema=schema, orient="row")
 
 
 def _planned_populations(ds: Dataset) -> list[str]:
-    """Population names in the experiment file's order, as the manifest's plan lists them."""
-    plan = ds.manifest.get("experiment")
-    planned = [p.get("name") for p in plan.get("populations", [])] if isinstance(plan, dict) else []
+    """Population names in the experiment file's order (by name without a plan)."""
     present = ds.games["population"].unique().to_list()
-    return [p for p in planned if p in present] or sorted(present)
+    return [p for p in _planned_names(ds.manifest, "populations") if p in present] or sorted(present)
+
+
+def _distinct_pairs(pairs: pl.DataFrame, suffix: str) -> float:
+    """The share of `pairs` (games joined with their counterparts, whose columns carry
+    `suffix`) that are distinct pairs: a pair played again identically is no new evidence."""
+    return pairs.select("fingerprint", f"fingerprint{suffix}").n_unique() / pairs.height
 
 
 def _per_game_metrics(ds: Dataset) -> pl.DataFrame:
@@ -565,9 +574,9 @@ def _per_game_metrics(ds: Dataset) -> pl.DataFrame:
             .join(companies, on=["game_id", "variant"], how="left"))
 
 
-def baseline_variant(ds: Dataset, variants: list[str]) -> str:
+def baseline_variant(manifest: dict, variants: list[str]) -> str:
     """The first variant of the experiment file (per the manifest), else the first by name."""
-    return next((v for v in ds.planned_variants if v in variants), sorted(variants)[0])
+    return next((v for v in _planned_names(manifest, "variants") if v in variants), sorted(variants)[0])
 
 
 def variant_differences(ds: Dataset) -> pl.DataFrame:
@@ -582,7 +591,7 @@ def variant_differences(ds: Dataset) -> pl.DataFrame:
     if len(variants) < 2:  # checked first: the wide per-game table is the costly part
         return pl.DataFrame(schema=schema)
     wide = _per_game_metrics(ds)
-    base = baseline_variant(ds, variants)
+    base = baseline_variant(ds.manifest, variants)
     fixed = {"game_id", "variant", "population", "cell", "game_index", "seed", "players", "fingerprint"}
     metrics = [c for c in wide.columns if c not in fixed]
     rows = []
@@ -590,8 +599,7 @@ def variant_differences(ds: Dataset) -> pl.DataFrame:
         paired = wide.filter(pl.col("variant") == variant).join(
             wide.filter(pl.col("variant") == base), on=["population", "cell", "seed"], suffix=" [base]")
         for (population, players), group in paired.group_by("population", "players", maintain_order=True):
-            # a pair of games played again identically is no new evidence
-            distinct = group.select("fingerprint", "fingerprint [base]").n_unique() / group.height
+            distinct = _distinct_pairs(group, " [base]")
             for metric in metrics:
                 both = group.select(metric, f"{metric} [base]").drop_nulls()
                 if both.height == 0:

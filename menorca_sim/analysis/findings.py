@@ -16,9 +16,10 @@ from typing import Iterable
 import polars as pl
 
 from menorca_sim.analysis import stats
-from menorca_sim.analysis.aggregate import Analysis
+from menorca_sim.analysis.aggregate import Analysis, baseline_variant, planned
 
 RARE = 0.05  # a rate at or below this is dead content
+PINNED = 0.5  # a company ending at the market's top in this share of its games or more is pinned there
 ROBUST, DEPENDENT, NOT_FOUND = "robust", "player-dependent", "not found"
 MAX_METRICS = 4  # a variant's sentence names at most this many of its significant changes
 
@@ -71,7 +72,7 @@ def dead_content(a: Analysis) -> list[Finding]:
     edges = t.get("company_edges")
     for variant, company, rows in _by(edges, "company") if edges is not None else ():
         top = _pooled(rows, "top_rate")
-        if top[0] >= 1 - RARE * 10:  # half of its games or more
+        if top[0] >= PINNED:
             found["top", company][variant] = Finding(
                 f"{company} ends at the market's top value in {_rate(top)} of the {top[3]} games it starts",
                 "the market's top rows and the payout rule")
@@ -89,18 +90,12 @@ def _fold_variants(a: Analysis, by_variant: dict[str, Finding]) -> list[Finding]
     if len(by_variant) < len(a.variants):  # told once, with the first such variant's figures
         v, f = next(iter(by_variant.items()))
         return [Finding(f"In {len(by_variant)} of {len(a.variants)} variants: {f.text} (variant {v})", f.look_at)]
-    base = by_variant.get(baseline_variant_of(a), next(iter(by_variant.values())))
+    baseline = baseline_variant(a.manifest, a.variants)
+    base = by_variant.get(baseline, next(iter(by_variant.values())))
     alike = len({f.text for f in by_variant.values()}) == 1
     return [Finding(f"In every variant{' alike' if alike else ''}: {base.text}"
-                    + ("" if alike else f" (variant {baseline_variant_of(a)}; the others differ a little)"),
+                    + ("" if alike else f" (variant {baseline}; the others differ a little)"),
                     base.look_at)]
-
-
-def baseline_variant_of(a: Analysis) -> str:
-    """The experiment's first variant (its file's order, as the manifest's plan lists it)."""
-    plan = a.manifest.get("experiment")
-    planned = [v.get("name") for v in plan.get("variants", [])] if isinstance(plan, dict) else []
-    return next((v for v in planned if v in a.variants), a.variants[0])
 
 
 _ENDING_LOOK = {"bank": "the bank's size", "bankruptcy": "what drives a company's price to the bottom",
@@ -210,8 +205,7 @@ def findings(a: Analysis) -> list[Finding]:
 
 
 def _sweep_points(a: Analysis) -> set[str]:
-    plan = a.manifest.get("experiment")
-    return {p for s in (plan.get("sweeps", []) if isinstance(plan, dict) else []) for p in s.get("points", [])}
+    return {p for s in planned(a.manifest, "sweeps") for p in s.get("points", [])}
 
 
 def fair_value_findings(a: Analysis) -> list[Finding]:
@@ -337,9 +331,7 @@ def _change(c: stats.Comparison) -> str:
 
 
 def _overrides(a: Analysis) -> dict[str, list[str]]:
-    plan = a.manifest.get("experiment")
-    variants = plan.get("variants", []) if isinstance(plan, dict) else []
-    return {v["name"]: sorted(v.get("overrides", {})) for v in variants if isinstance(v, dict) and "name" in v}
+    return {v["name"]: sorted(v.get("overrides", {})) for v in planned(a.manifest, "variants") if "name" in v}
 
 
 def robustness_table(a: Analysis) -> pl.DataFrame:

@@ -50,7 +50,7 @@ def pilot_pairing(data_dir: str, metric: str = "ors") -> Pairing:
     variants = ds.games["variant"].unique().to_list()
     if len(variants) < 2:
         raise ValueError(f"{data_dir}: a pilot needs two variants on common seeds to measure pairing")
-    base = baseline_variant(ds, variants)
+    base = baseline_variant(ds.manifest, variants)
     other = next(v for v in sorted(variants) if v != base)
     games = ds.games.select("variant", "population", "cell", "seed", pl.col(metric).cast(pl.Float64))
     both = games.filter(pl.col("variant") == other).join(games.filter(pl.col("variant") == base),

@@ -10,7 +10,7 @@ import numpy as np
 import polars as pl
 
 from menorca_sim.analysis import stats
-from menorca_sim.analysis.aggregate import KEYS, Dataset, legacy_buyers
+from menorca_sim.analysis.aggregate import KEYS, Dataset, legacy_buyers, planned
 
 START_LEVEL = 0.5  # a company's start rate a designer would call alive
 _LEGACY_KEY = re.compile(r"^legacies\.([^.]+)\.")
@@ -20,10 +20,9 @@ _COMPANY_KEY = re.compile(r"^companies\.([^.]+)\.")
 def sweep_points(ds: Dataset) -> pl.DataFrame:
     """One row per variant a sweep made: its sweep, its swept key and value (the first
     key's; `other` names the second key's value in a two-key grid)."""
-    plan = ds.manifest.get("experiment")
+    overrides = {v["name"]: v.get("overrides", {}) for v in planned(ds.manifest, "variants")}
     rows = []
-    for sweep in plan.get("sweeps", []) if isinstance(plan, dict) else []:
-        overrides = {v["name"]: v.get("overrides", {}) for v in plan.get("variants", [])}
+    for sweep in planned(ds.manifest, "sweeps"):
         key, *more = sweep["keys"]
         for point in sweep["points"]:
             values = overrides.get(point, {})
