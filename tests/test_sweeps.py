@@ -22,6 +22,7 @@ seats = "heuristic"
     a = analyse(Dataset(data))
     metrics = a.tables["sweep_metrics"].filter(pl.col("metric") == "seat 1 win share")
     assert metrics["x"].to_list() == [0.0, 60.0] and metrics["value"].is_between(0, 1).all()
+    assert a.tables["fair_values"].equals(analyse(Dataset(data)).tables["fair_values"])  # same seed, same answer
     fair = a.tables["fair_values"].filter(pl.col("target") == "seat 1 wins 1/2").row(0, named=True)
     assert fair["games"] == 24 and fair["status"] in ("in range", "below the range", "above the range", "no trend")
     summary = files.summary.read_text(encoding="utf-8")

@@ -59,12 +59,14 @@ def fair_values(ds: Dataset, points: pl.DataFrame, rng: np.random.Generator) -> 
               "fair_value_low": pl.Float64, "fair_value_high": pl.Float64, "status": pl.String}
     if points.is_empty():
         return pl.DataFrame(schema=schema)
-    seats = ds.players.join(points, on="variant").select("sweep", "key", "other", "population", "players", "x",
-                                                         "seat", "win_share")
-    buyers = legacy_buyers(ds).join(points, on="variant")
+    # in a fixed order (joins keep none): the bootstrap's draws then pick the same games
+    # every time, and a report is the same for the same seed
+    seats = (ds.players.join(points, on="variant").sort("variant", "game_id", "seat")
+             .select("sweep", "key", "other", "population", "players", "x", "seat", "win_share"))
+    buyers = legacy_buyers(ds).join(points, on="variant").sort("variant", "game_id", "legacy")
     started = (ds.scan("companies").select("game_id", "variant", "company", "started").collect()
                .join(ds.games.select("game_id", "variant", "population", "players"), on=["game_id", "variant"])
-               .join(points, on="variant"))
+               .join(points, on="variant").sort("variant", "game_id", "company"))
     rows = []
     for (sweep, key, other, population, n), group in seats.group_by("sweep", "key", "other", "population",
                                                                      "players", maintain_order=True):
