@@ -40,6 +40,7 @@ MAX_DEFAULT_CHUNK = 100  # games; large enough that scheduling costs little next
 MANIFEST_EVERY_S = 1.0
 WORKER_WAIT_S = 60.0  # a Dask cluster left without workers this long stops the run
 _POLL_S = 0.5  # how often a run waiting on Dask checks that workers are left
+_GATHER_S = 2.0  # a finished chunk comes back in milliseconds; longer means its worker died with it
 
 
 class RunError(Exception):
@@ -343,13 +344,19 @@ def _dask_results(client: Any, tasks: Iterable[Any], worker_wait: float) -> Iter
                 done, pending = wait(pending, timeout=_POLL_S, return_when="FIRST_COMPLETED")
             except TimeoutError:
                 done = set()
+            got = False
             for future in done:
                 try:
-                    yield future.result()
+                    result = future.result(timeout=_GATHER_S)
+                except TimeoutError:  # the worker holding it died: Dask plays it again once it can
+                    pending.add(future)
+                    continue
                 except KilledWorker:
                     raise _Stopped("the workers playing a chunk died more often than Dask allows "
                                    "(distributed.scheduler.allowed-failures)") from None
-            if done or client.nthreads():
+                got = True
+                yield result
+            if got or client.nthreads():
                 alone_since = None
             elif alone_since is None:
                 alone_since = time.monotonic()
