@@ -275,9 +275,9 @@ def test_marker_revenues_equal_one_plan_per_marker():
 
 
 def test_a_shorter_fleet_after_a_longer_one_earns_what_a_fresh_search_finds():
-    """`routes.best_revenue` serves a fleet from the routes it enumerated for the question
-    before (same board, company and context, a longer range): the same revenue as the
-    plan of a fresh search (`best_routes` enumerates anew)."""
+    """`routes.best_revenue` and `best_routes` serve a fleet from the routes enumerated for
+    a question before (same map state, company, kind and values, a longer range): the
+    same revenue as a fresh search (a `FleetSearch` enumerates in a buffer of its own)."""
     rs = load_ruleset()
     earning = 0
     for game, _ in lay_positions(3, 3, "heuristic", limit=12):
@@ -293,6 +293,8 @@ def test_a_shorter_fleet_after_a_longer_one_earns_what_a_fresh_search_finds():
                 fleets_asked += [shorter, longer, shorter]
             got = [eng.board.best_revenue(company, eng.is_major(c), fleet, ctx) for fleet in fleets_asked]
             assert got == [eng.board.best_routes(company, eng.is_major(c), fleet, ctx).revenue
+                           for fleet in fleets_asked]
+            assert got == [routes.fleet_search(eng.board, c, eng.is_major(c), fleet, ctx).revenue(-1)
                            for fleet in fleets_asked]
             earning += any(got)
     assert earning > 0

@@ -12,8 +12,16 @@ cdef class _Search:
     # prepare: taking an array's memoryview anew costs more than setting up a search
     cdef object lanes  # the tables' lane graph
     cdef object graph_now  # the graph of degree, target and unit now (see _use_graph)
-    cdef object enumerated  # what the routes held were enumerated for (see best_revenue; None: unknown)
-    cdef int enumerated_range  # and up to which range
+    # what the routes held were enumerated for (see _routes_of): a map state, company
+    # and kind, with the vertex values in `value`, up to a range
+    cdef bint holds  # the routes held are those of the fields below (False: unknown)
+    cdef long long held_version  # the board's version (Board.version: equal versions, equal maps)
+    cdef int held_company  # the company index
+    cdef bint held_major  # the company is a major
+    cdef bint held_ship  # ships (else carts)
+    cdef int enumerated_range  # the range enumerated for
+    cdef long long held_at  # when last asked for (`_routes_of`' clock: the least recent is enumerated over)
+    cdef list pool  # (the tables' shared search only) the searches that hold the last enumerations
     cdef int[::1] lane_degree  # the lane graph's degree
     cdef int[::1] lane_target  # its target
     cdef int[::1] lane_unit  # its unit
@@ -102,10 +110,11 @@ cdef int _printed_value(_Search search, int[::1] tile, int n)
 cdef void fill_vertex_values(_Search search, int[::1] tile, object ctx)
 cdef list _flags(_Search search, object board, int c, bint ship, bint is_major)
 cdef list _kind_groups(object vehicles)
-cdef list _search_kind(_Search search, object board, int c, bint is_major, str kind, list ranges)
 cdef void _enumerate(_Search search, object board, bint is_major, bint ship, list starts, int maxrange)
 cdef list _enumerate_and_assign(_Search search, object board, bint is_major, bint ship, list starts, list ranges)
 cdef int _assigned_revenue(_Search search, list ranges)
+cdef bint _holds(_Search held, _Search asking, object board, int c, bint is_major, bint ship, int maxrange)
+cdef _Search _routes_of(_Search search, object board, int c, bint is_major, bint ship, int maxrange)
 
 cdef class FleetSearch:
     cdef object board  # the board searched

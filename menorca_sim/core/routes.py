@@ -104,8 +104,9 @@ class _Search:
         self.tables = None
         self.road = None
         self.graph_now = None
-        self.enumerated = None
-        self.enumerated_range = 0
+        self.holds = False
+        self.held_at = 0
+        self.pool = None
         self.viewed = None
         self.fleet = None
 
@@ -142,6 +143,7 @@ class _Search:
         self.stub_base = tables.stub_base
         self.epochs = tables.epochs
         self.fleet = None
+        self.holds = False
         # what every search of these tables finds beyond the revenue vertices, set once:
         # no value, and every kind passes (fill_vertex_values and _flags set the rest)
         v: cython.Py_ssize_t
@@ -184,7 +186,7 @@ class _Search:
         every arc has a reverse arc and crosses a unit (the lane graph), which lets a
         breadth-first search bound the distance to the company's station and prune walks
         that cannot reach it."""
-        self.enumerated = None  # the routes held are about to change
+        self.holds = False  # the routes held are about to change
         self._use_graph(graph)
         self.undirected = undirected
         self.maxk = maxrange - 1
@@ -628,14 +630,6 @@ _GROUPS: dict = {}  # fleet (a tuple of (id, kind, range)) -> its `_kind_groups`
 
 
 @cython.cfunc
-def _search_kind(search: _Search, board, c: cython.int, is_major: cython.bint, kind: str, ranges: list) -> list:
-    """Enumerate company c's routes for one vehicle kind and assign them: the route
-    index (or -1) per range of `ranges` (longest first)."""
-    starts = _flags(search, board, c, kind == "ship", is_major)
-    return _enumerate_and_assign(search, board, is_major, kind == "ship", starts, ranges)
-
-
-@cython.cfunc
 def _enumerate(search: _Search, board, is_major: cython.bint, ship: cython.bint, starts: list,
                maxrange: cython.int) -> cython.void:
     """With search.flags set for the kind: its routes up to `maxrange` units."""
@@ -663,6 +657,62 @@ def _assigned_revenue(search: _Search, ranges: list) -> cython.int:
     return total
 
 
+ROUTE_SETS = cython.declare(cython.int, 4)  # enumerations kept for the questions after (see _routes_of)
+_CLOCK = cython.declare(cython.longlong, 0)  # questions `_routes_of` answered: its searches' clock
+
+
+@cython.cfunc
+def _holds(held: _Search, asking: _Search, board, c: cython.int, is_major: cython.bint, ship: cython.bint,
+           maxrange: cython.int) -> cython.bint:
+    """Does `held` hold the routes of company c's ships or carts on `board` as it is, with
+    the vertex values of `asking`, up to `maxrange` units at least?"""
+    if not (held.holds and held.held_version == board.version and held.held_company == c
+            and held.held_major == is_major and held.held_ship == ship and held.enumerated_range >= maxrange):
+        return False
+    v: cython.int
+    for v in range(held.n_rev):  # the other vertices' values are 0 in every search
+        if held.value[v] != asking.value[v]:
+            return False
+    return True
+
+
+@cython.cfunc
+def _routes_of(search: _Search, board, c: cython.int, is_major: cython.bint, ship: cython.bint,
+               maxrange: cython.int) -> _Search:
+    """A search holding company c's routes of one kind (ships or carts) on `board` as it
+    is, up to `maxrange` units at least, with the vertex values in `search` (the tables'
+    shared search, filled by fill_vertex_values): one of the last ROUTE_SETS enumerations
+    when it was made for the same map state, company, kind and values, else a new one
+    made over the least recently asked. A player asks for many fleets of one company on
+    one map, of ships and carts in turn, and the engine for the plan it has just valued;
+    routes longer than every vehicle's range are never assigned, and the shorter ones
+    come in the same order either way (the walk records them in the same order), so a
+    longer enumeration serves a shorter fleet with the same plan."""
+    global _CLOCK
+    _CLOCK += 1
+    if search.pool is None:
+        search.pool = [_Search(len(search.value), search.words) for _ in range(ROUTE_SETS)]
+    held: _Search
+    oldest: _Search = None
+    for held in search.pool:
+        if held.tables is not search.tables:
+            held.bind(search.tables)
+        if _holds(held, search, board, c, is_major, ship, maxrange):
+            held.held_at = _CLOCK
+            return held
+        if oldest is None or held.held_at < oldest.held_at:
+            oldest = held
+    held = oldest
+    held.value[:] = search.value
+    _enumerate(held, board, is_major, ship, _flags(held, board, c, ship, is_major), maxrange)
+    held.holds = True
+    held.held_version, held.held_company, held.held_major, held.held_ship = board.version, c, is_major, ship
+    held.enumerated_range = maxrange
+    held.held_at = _CLOCK
+    return held
+
+
+
 def best_routes(board, company: str, is_major: bool, vehicles, ctx: RevenueContext) -> RoutePlan:
     """The optimal plan for `company`'s vehicles ((id, kind, range) each) on `board`."""
     tb = board.tables
@@ -673,12 +723,14 @@ def best_routes(board, company: str, is_major: bool, vehicles, ctx: RevenueConte
     chosen: dict[int, Route] = {}
     goods: dict[str, int] = {}
     total = 0
+    held: _Search
     for kind, group, ranges in _kind_groups(vehicles):
-        picks = _search_kind(search, board, c, is_major, kind, ranges)
+        held = _routes_of(search, board, c, is_major, kind == "ship", ranges[0])
+        picks = held.assign(ranges)
         for i, r in zip(group, picks):
             if r < 0:
                 continue
-            route = _route(tb, vehicles[i], search.trail_of(r), search.revenue_of(r))
+            route = _route(tb, vehicles[i], held.trail_of(r), held.revenue_of(r))
             chosen[i] = route
             total += route.revenue
             if kind == "ship":
@@ -689,22 +741,14 @@ def best_routes(board, company: str, is_major: bool, vehicles, ctx: RevenueConte
 
 
 def best_revenue(board, c: int, is_major: bool, vehicles, ctx: RevenueContext) -> int:
-    """The revenue of `best_routes` for company index c, without building the plan. The
-    routes of a kind enumerated for the question before, on the same board and for the
-    same company and context, serve again for shorter ranges (a player valuing purchases
-    asks for fleets of one kind in a row): routes longer than every vehicle's range are
-    never assigned, and the shorter ones come in the same order either way."""
+    """The revenue of `best_routes` for company index c, without building the plan (from
+    the enumerations `_routes_of` keeps)."""
     search: _Search = _search_for(board.tables)
     search.view_board(board)
     fill_vertex_values(search, search.b_tile, ctx)
     total = 0
     for kind, group, ranges in _kind_groups(vehicles):
-        asked = (board, board.version, c, is_major, kind, ctx)
-        if search.enumerated != asked or ranges[0] > search.enumerated_range:
-            starts = _flags(search, board, c, kind == "ship", is_major)
-            _enumerate(search, board, is_major, kind == "ship", starts, ranges[0])
-            search.enumerated, search.enumerated_range = asked, ranges[0]
-        total += _assigned_revenue(search, ranges)
+        total += _assigned_revenue(_routes_of(search, board, c, is_major, kind == "ship", ranges[0]), ranges)
     return total
 
 
