@@ -2,6 +2,7 @@
 # reference). h a land hex, t a tile index, r a rotation (as MapTables numbers them).
 # Board itself stays a Python class (the Game and the players read its fields by name);
 # the lay questions' typed work goes through _LayViews and _Lays.
+from menorca_sim.core.track cimport _Graph, _graph
 
 cdef int _colour_bits(object colours)
 
@@ -10,12 +11,13 @@ cdef class _LayViews:
     cdef int[::1] tile  # [h] the board's tile, -1 none
     cdef int[::1] rot  # [h] its rotation
     cdef int[::1] left  # [t] copies of the manifest left
+    cdef int[::1] company  # [n * slots + s] the board's station slots' companies, -1 free
+    cdef int slots  # the board's station slots per node
+    cdef _Graph road  # the board's road graph (set_hex rewrites a hex's arcs)
     cdef int n_manifest  # tiles of the manifest: tile indices below it
-    cdef int n_pairs  # entries of pair_a
+    cdef int[::1] live_pairs  # [set of path ends as bits] the PATH_PAIRS with both ends in it (_live_pairs)
     # the tables' arrays of the same names (maptables.pxd):
     cdef int[::1] path_bits
-    cdef int[::1] pair_a
-    cdef int[::1] pair_b
     cdef int[::1] edge_mask
     cdef int[::1] neighbour
     cdef int[::1] land_node
@@ -25,6 +27,7 @@ cdef class _LayViews:
     cdef int[::1] first_lay_span
     cdef int[::1] upgrade_span
 cdef _LayViews _views(object board)
+cdef void _set_tile(_LayViews v, int h, int t, int rotation)
 
 cdef class _Lays:
     cdef int n  # lays held

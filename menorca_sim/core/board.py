@@ -11,6 +11,9 @@ from menorca_sim.core import routes, track
 from menorca_sim.core.track import PORT, STATION_KINDS
 from menorca_sim.rules.model import COLOURS, NODE
 
+if not cython.compiled:  # compiled, board.pxd cimports them
+    from menorca_sim.core.track import _graph
+
 _VERSIONS = count()  # board versions: a new number for every change of any board
 
 
@@ -35,15 +38,34 @@ class _LayViews:
         tb = board.tables
         self.board = board
         self.tile, self.rot, self.left = board.tile, board.rot, board.left
+        self.company = board.station_company
+        self.slots = board.slots
+        self.road = _graph(board.road).of(tb)
         self.n_manifest = tb.n_manifest
-        self.path_bits, self.pair_a, self.pair_b = tb.path_bits, tb.pair_a, tb.pair_b
-        self.n_pairs = len(tb.pair_a)
+        self.path_bits = tb.path_bits
+        self.live_pairs = _live_pairs(tb)
         self.edge_mask, self.neighbour, self.land_node = tb.edge_mask, tb.neighbour, tb.land_node
         self.tile_colour, self.terrain_cost = tb.tile_colour, tb.terrain_cost
         self.lay_options, self.first_lay_span, self.upgrade_span = tb.lay_options, tb.first_lay_span, tb.upgrade_span
 
 
 _LAST_VIEWS = None  # the _LayViews asked for last
+
+
+def _live_pairs(tables) -> array:
+    """Per set of a hex's path ends as bits (edges 0-5, NODE), the PATH_PAIRS whose two
+    ends are both in it, as bits (see `Board._lay_effects`); made once per tables."""
+    table = _LIVE_PAIRS.get(tables)
+    if table is None:
+        table = _LIVE_PAIRS[tables] = array("i", [0]) * (1 << (NODE + 1))
+        for ends in range(len(table)):
+            for i in range(len(tables.pair_a)):
+                if (ends >> tables.pair_a[i]) & (ends >> tables.pair_b[i]) & 1:
+                    table[ends] |= 1 << i
+    return table
+
+
+_LIVE_PAIRS: dict = {}  # tables -> its `_live_pairs`
 
 
 @cython.cfunc
@@ -136,6 +158,22 @@ def _shape_fits(v: _LayViews, h: cython.int, t: cython.int, rotation: cython.int
         if v.lay_options[i] == t and v.path_bits[t * 6 + v.lay_options[i + 1]] == paths:
             return True
     return False
+
+
+@cython.cfunc
+def _set_tile(v: _LayViews, h: cython.int, t: cython.int, rotation: cython.int) -> cython.void:
+    """Put tile t (-1: none) on land hex h of the board viewed at `rotation`, the one it
+    replaces back in the supply (`Board._put` and `_unlay`: the lay questions put and undo
+    thousands of lays)."""
+    old: cython.int = v.tile[h]
+    if 0 <= old < v.n_manifest:
+        v.left[old] += 1
+    if 0 <= t < v.n_manifest:
+        v.left[t] -= 1
+    v.tile[h] = t
+    v.rot[h] = rotation
+    v.road.set_hex(h, t, rotation)
+    v.board.version = next(_VERSIONS)
 
 
 class Board:
@@ -252,15 +290,7 @@ class Board:
     def _put(self, h: cython.int, t: cython.int, rotation: cython.int) -> None:
         """Lay tile t, already checked (`_checked_lay`), on land hex h; `_unlay` undoes it
         (both through the typed views: the lay questions put and undo thousands of lays)."""
-        v: _LayViews = _views(self)
-        old: cython.int = v.tile[h]
-        if 0 <= old < v.n_manifest:
-            v.left[old] += 1
-        v.left[t] -= 1
-        v.tile[h] = t
-        v.rot[h] = rotation
-        track.set_hex(self.tables, self.road, h, t, rotation)
-        self.version = next(_VERSIONS)
+        _set_tile(_views(self), h, t, rotation)
 
     def _checked_lay(self, h: cython.int, tile_id: str, rotation: int) -> int:
         """The index of `tile_id`, if it may go on land hex h at `rotation` now."""
@@ -340,8 +370,10 @@ class Board:
                 self.station_company[i] = n
         self.version = next(_VERSIONS)
 
-    def _own_nodes(self, c: int) -> list[int]:
-        return [i // self.slots for i in range(len(self.station_company)) if self.station_company[i] == c]
+    def _own_nodes(self, c: cython.int) -> list[int]:
+        v: _LayViews = _views(self)
+        i: cython.Py_ssize_t
+        return [i // v.slots for i in range(len(v.company)) if v.company[i] == c]
 
     def blocked(self, c: int) -> bytearray:
         """Per node: 1 when every slot holds another company's station."""
@@ -519,25 +551,24 @@ class Board:
         r: cython.int
         e: cython.int
         j: cython.int
-        i: cython.int
         k: cython.int
         added: cython.int
         live: cython.int
-        ends: cython.int
+        ends: cython.int = 0
+        last: cython.int = -1  # the hex of `ends` (the lays come hex by hex)
         for k in range(lays.n):
             h, t, r = lays.h[k], lays.t[k], lays.r[k]
             added = v.path_bits[t * 6 + r]
             if v.tile[h] >= 0:
                 added &= ~v.path_bits[v.tile[h] * 6 + v.rot[h]]
-            ends = 1 << NODE  # and each edge facing a neighbour's track to the side they share
-            for e in range(6):
-                j = v.neighbour[h * 6 + e]
-                if j >= 0 and v.tile[j] >= 0 and (v.edge_mask[v.tile[j] * 6 + v.rot[j]] >> ((e + 3) % 6)) & 1:
-                    ends |= 1 << e
-            live = 0
-            for i in range(v.n_pairs):
-                if (added >> i) & (ends >> v.pair_a[i]) & (ends >> v.pair_b[i]) & 1:
-                    live |= 1 << i
+            if h != last:
+                last = h
+                ends = 1 << NODE  # and each edge facing a neighbour's track to the side they share
+                for e in range(6):
+                    j = v.neighbour[h * 6 + e]
+                    if j >= 0 and v.tile[j] >= 0 and (v.edge_mask[v.tile[j] * 6 + v.rot[j]] >> ((e + 3) % 6)) & 1:
+                        ends |= 1 << e
+            live = added & v.live_pairs[ends]
             if live == 0 and v.land_node[h] < 0:
                 lays.effect[k] = -1
             else:
@@ -546,14 +577,7 @@ class Board:
 
     def _unlay(self, h: cython.int, old: cython.int, old_rot: cython.int) -> None:
         """Undo `lay_tile` on land hex h, which held tile `old` at `old_rot` before."""
-        v: _LayViews = _views(self)
-        v.left[v.tile[h]] += 1
-        if 0 <= old < v.n_manifest:
-            v.left[old] -= 1
-        v.tile[h] = old
-        v.rot[h] = old_rot
-        track.set_hex(self.tables, self.road, h, old, old_rot)
-        self.version = next(_VERSIONS)
+        _set_tile(_views(self), h, old, old_rot)
 
     def _land(self, hex: str) -> int:
         h = self.tables.land_index.get(hex, -1)

@@ -113,7 +113,7 @@ cdef list _kind_groups(object vehicles)
 cdef void _enumerate(_Search search, object board, bint is_major, bint ship, list starts, int maxrange)
 cdef list _enumerate_and_assign(_Search search, object board, bint is_major, bint ship, list starts, list ranges)
 cdef int _assigned_revenue(_Search search, list ranges)
-cdef bint _holds(_Search held, _Search asking, object board, int c, bint is_major, bint ship, int maxrange)
+cdef bint _holds(_Search held, _Search asking, long long version, int c, bint is_major, bint ship, int maxrange)
 cdef _Search _routes_of(_Search search, object board, int c, bint is_major, bint ship, int maxrange)
 
 cdef class FleetSearch:

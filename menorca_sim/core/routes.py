@@ -662,11 +662,11 @@ _CLOCK = cython.declare(cython.longlong, 0)  # questions `_routes_of` answered: 
 
 
 @cython.cfunc
-def _holds(held: _Search, asking: _Search, board, c: cython.int, is_major: cython.bint, ship: cython.bint,
-           maxrange: cython.int) -> cython.bint:
-    """Does `held` hold the routes of company c's ships or carts on `board` as it is, with
-    the vertex values of `asking`, up to `maxrange` units at least?"""
-    if not (held.holds and held.held_version == board.version and held.held_company == c
+def _holds(held: _Search, asking: _Search, version: cython.longlong, c: cython.int, is_major: cython.bint,
+           ship: cython.bint, maxrange: cython.int) -> cython.bint:
+    """Does `held` hold the routes of company c's ships or carts on the map state `version`
+    (Board.version), with the vertex values of `asking`, up to `maxrange` units at least?"""
+    if not (held.holds and held.held_version == version and held.held_company == c
             and held.held_major == is_major and held.held_ship == ship and held.enumerated_range >= maxrange):
         return False
     v: cython.int
@@ -694,10 +694,11 @@ def _routes_of(search: _Search, board, c: cython.int, is_major: cython.bint, shi
         search.pool = [_Search(len(search.value), search.words) for _ in range(ROUTE_SETS)]
     held: _Search
     oldest: _Search = None
+    version: cython.longlong = board.version
     for held in search.pool:
         if held.tables is not search.tables:
             held.bind(search.tables)
-        if _holds(held, search, board, c, is_major, ship, maxrange):
+        if _holds(held, search, version, c, is_major, ship, maxrange):
             held.held_at = _CLOCK
             return held
         if oldest is None or held.held_at < oldest.held_at:
@@ -706,7 +707,7 @@ def _routes_of(search: _Search, board, c: cython.int, is_major: cython.bint, shi
     held.value[:] = search.value
     _enumerate(held, board, is_major, ship, _flags(held, board, c, ship, is_major), maxrange)
     held.holds = True
-    held.held_version, held.held_company, held.held_major, held.held_ship = board.version, c, is_major, ship
+    held.held_version, held.held_company, held.held_major, held.held_ship = version, c, is_major, ship
     held.enumerated_range = maxrange
     held.held_at = _CLOCK
     return held
@@ -992,10 +993,14 @@ def _affected_hexes(search: _Search, graph, flags: cython.uchar[::1], out: cytho
 def _route(tb, vehicle, trail: list, revenue: cython.int) -> Route:
     hexes: list[str] = []
     nodes: list[str] = []
+    vertex_hex: list = tb.vertex_hex
+    rev_names: list = tb.rev_names
+    n_rev: cython.int = tb.n_rev
+    v: cython.int
     for v in trail:
-        h = tb.vertex_hex[v]
+        h = vertex_hex[v]
         if not hexes or hexes[len(hexes) - 1] != h:  # a stub and its hex's node: one hex
             hexes.append(h)
-        if v < tb.n_rev and tb.rev_names[v] not in nodes:
-            nodes.append(tb.rev_names[v])
+        if v < n_rev and rev_names[v] not in nodes:
+            nodes.append(rev_names[v])
     return Route(vehicle[0], vehicle[1], hexes, nodes, revenue)
