@@ -2,19 +2,15 @@
 # reference). h a land hex, t a tile index, r a rotation (as MapTables numbers them).
 # Board itself stays a Python class (the Game and the players read its fields by name);
 # the lay questions' typed work goes through _LayViews and _Lays.
+from menorca_sim.core.routes cimport FleetSearch
 from menorca_sim.core.track cimport _Graph, _graph
 
 cdef int _colour_bits(object colours)
 
-cdef class _LayViews:
-    cdef object board  # the board viewed
-    cdef int[::1] tile  # [h] the board's tile, -1 none
-    cdef int[::1] rot  # [h] its rotation
-    cdef int[::1] left  # [t] copies of the manifest left
-    cdef int[::1] company  # [n * slots + s] the board's station slots' companies, -1 free
-    cdef int slots  # the board's station slots per node
-    cdef _Graph road  # the board's road graph (set_hex rewrites a hex's arcs)
+cdef class _TableViews:
+    cdef object tables  # the MapTables viewed
     cdef int n_manifest  # tiles of the manifest: tile indices below it
+    cdef bint terrain_on_upgrade  # the ruleset's operating.terrain_on_upgrade
     cdef int[::1] live_pairs  # [set of path ends as bits] the PATH_PAIRS with both ends in it (_live_pairs)
     # the tables' arrays of the same names (maptables.pxd):
     cdef int[::1] path_bits
@@ -26,8 +22,20 @@ cdef class _LayViews:
     cdef int[::1] lay_options
     cdef int[::1] first_lay_span
     cdef int[::1] upgrade_span
+
+cdef class _LayViews:
+    cdef object board  # the board viewed
+    cdef _TableViews tv  # its tables' views
+    cdef int[::1] tile  # [h] the board's tile, -1 none
+    cdef int[::1] rot  # [h] its rotation
+    cdef int[::1] left  # [t] copies of the manifest left
+    cdef int[::1] company  # [n * slots + s] the board's station slots' companies, -1 free
+    cdef int slots  # the board's station slots per node
+    cdef _Graph road  # the board's road graph (set_hex rewrites a hex's arcs)
 cdef _LayViews _views(object board)
 cdef void _set_tile(_LayViews v, int h, int t, int rotation)
+cdef void _fill_effects(_LayViews v, _Lays lays)
+cdef tuple _lay_revenues(object board, FleetSearch search, _Lays lays)
 
 cdef class _Lays:
     cdef int n  # lays held
@@ -35,7 +43,8 @@ cdef class _Lays:
     cdef int[::1] t  # [i] its tile
     cdef int[::1] r  # [i] its rotation
     cdef int[::1] cost  # [i] its cost
-    cdef long long[::1] effect  # [i] its effect on routes (Board._lay_effects), -1 none
+    cdef long long[::1] effect  # [i] its effect on routes (_fill_effects), -1 none
+    cdef int[::1] revenue  # [i] its revenue, once _lay_revenues searched it
     cdef void _grow(self, int size)
     cdef void add(self, int h, int t, int r, int cost)
 cdef _Lays _lays()

@@ -12,6 +12,7 @@ from menorca_sim.core.track import PORT, STATION_KINDS
 from menorca_sim.rules.model import COLOURS, NODE
 
 if not cython.compiled:  # compiled, board.pxd cimports them
+    from menorca_sim.core.routes import FleetSearch
     from menorca_sim.core.track import _graph
 
 _VERSIONS = count()  # board versions: a new number for every change of any board
@@ -27,21 +28,16 @@ def _colour_bits(colours) -> cython.int:
 
 
 @cython.cclass
-class _LayViews:
-    """Typed views of what the lay questions read: a board's tiles, rotations and manifest
-    (changed in place: the views stay good) and its tables' arrays. Taking a memoryview
-    anew costs more than a hex's checks, and the lookahead asks for thousands of lays."""
+class _TableViews:
+    """Typed views of the tables' arrays that the lay questions read, taken once per
+    tables (each board's `_LayViews` shares them: what-if copies of the board are many)."""
 
     # its fields: board.pxd
 
-    def __init__(self, board) -> None:
-        tb = board.tables
-        self.board = board
-        self.tile, self.rot, self.left = board.tile, board.rot, board.left
-        self.company = board.station_company
-        self.slots = board.slots
-        self.road = _graph(board.road).of(tb)
+    def __init__(self, tb) -> None:
+        self.tables = tb
         self.n_manifest = tb.n_manifest
+        self.terrain_on_upgrade = tb.rs.operating.terrain_on_upgrade
         self.path_bits = tb.path_bits
         self.live_pairs = _live_pairs(tb)
         self.edge_mask, self.neighbour, self.land_node = tb.edge_mask, tb.neighbour, tb.land_node
@@ -49,12 +45,30 @@ class _LayViews:
         self.lay_options, self.first_lay_span, self.upgrade_span = tb.lay_options, tb.first_lay_span, tb.upgrade_span
 
 
+@cython.cclass
+class _LayViews:
+    """Typed views of what the lay questions read: a board's tiles, rotations, manifest,
+    stations and roads (changed in place: the views stay good) and its tables' arrays
+    (`tv`). Taking a memoryview anew costs more than a hex's checks, and the lookahead
+    asks for thousands of lays."""
+
+    # its fields: board.pxd
+
+    def __init__(self, board, tv: _TableViews) -> None:
+        self.board = board
+        self.tv = tv
+        self.tile, self.rot, self.left = board.tile, board.rot, board.left
+        self.company = board.station_company
+        self.slots = board.slots
+        self.road = _graph(board.road).of(board.tables)
+
+
 _LAST_VIEWS = None  # the _LayViews asked for last
 
 
 def _live_pairs(tables) -> array:
     """Per set of a hex's path ends as bits (edges 0-5, NODE), the PATH_PAIRS whose two
-    ends are both in it, as bits (see `Board._lay_effects`); made once per tables."""
+    ends are both in it, as bits (see `_fill_effects`); made once per tables."""
     table = _LIVE_PAIRS.get(tables)
     if table is None:
         table = _LIVE_PAIRS[tables] = array("i", [0]) * (1 << (NODE + 1))
@@ -74,7 +88,8 @@ def _views(board) -> _LayViews:
     global _LAST_VIEWS
     views: _LayViews = _LAST_VIEWS
     if views is None or views.board is not board:
-        views = _LAST_VIEWS = _LayViews(board)
+        tv: _TableViews = views.tv if views is not None and views.tv.tables is board.tables else _TableViews(board.tables)
+        views = _LAST_VIEWS = _LayViews(board, tv)
     return views
 
 
@@ -82,7 +97,7 @@ def _views(board) -> _LayViews:
 class _Lays:
     """Candidate lays as typed columns, filled in place and read at once (a tuple per
     lay cost more than the lay's checks): land hex, tile index, rotation and cost of lay
-    i < n, and, once `Board._lay_effects` ran, its effect on routes as a number (-1: none)."""
+    i < n, and, once `_fill_effects` ran, its effect on routes as a number (-1: none)."""
 
     # its fields: board.pxd
 
@@ -93,11 +108,11 @@ class _Lays:
     @cython.cfunc
     def _grow(self, size: cython.int) -> cython.void:
         """Room for `size` lays, keeping the n held (memoryviews cannot grow)."""
-        columns = [array("i", [0]) * size for _ in range(4)] + [array("q", [0]) * size]
+        columns = [array("i", [0]) * size for _ in range(4)] + [array("q", [0]) * size, array("i", [0]) * size]
         i: cython.int
         for i in range(self.n):
             columns[0][i], columns[1][i], columns[2][i], columns[3][i] = self.h[i], self.t[i], self.r[i], self.cost[i]
-        self.h, self.t, self.r, self.cost, self.effect = columns
+        self.h, self.t, self.r, self.cost, self.effect, self.revenue = columns
 
     @cython.cfunc
     def add(self, h: cython.int, t: cython.int, r: cython.int, cost: cython.int) -> cython.void:
@@ -115,7 +130,7 @@ class _Lays:
         return out
 
     def effects(self) -> list[int]:
-        """The effect number of each lay (see `Board._lay_effects`)."""
+        """The effect number of each lay (see `_fill_effects`)."""
         i: cython.int
         return [self.effect[i] for i in range(self.n)]
 
@@ -137,9 +152,9 @@ def _options(v: _LayViews, h: cython.int) -> tuple[cython.int, cython.int]:
     """The items of `lay_options` (tile, rotation, tile, ...) that may go on land hex h as
     it is: its first lays while it is empty, else the upgrades of its tile at its rotation."""
     if v.tile[h] < 0:
-        return v.first_lay_span[2 * h], v.first_lay_span[2 * h + 1]
+        return v.tv.first_lay_span[2 * h], v.tv.first_lay_span[2 * h + 1]
     k: cython.int = 2 * (v.tile[h] * 6 + v.rot[h])
-    return v.upgrade_span[k], v.upgrade_span[k + 1]
+    return v.tv.upgrade_span[k], v.tv.upgrade_span[k + 1]
 
 
 @cython.cfunc
@@ -149,13 +164,13 @@ def _shape_fits(v: _LayViews, h: cython.int, t: cython.int, rotation: cython.int
     that lay)."""
     if not 0 <= rotation < 6:
         return False
-    paths: cython.int = v.path_bits[t * 6 + rotation]
+    paths: cython.int = v.tv.path_bits[t * 6 + rotation]
     first: cython.int
     end: cython.int
     first, end = _options(v, h)
     i: cython.int
     for i in range(first, end, 2):
-        if v.lay_options[i] == t and v.path_bits[t * 6 + v.lay_options[i + 1]] == paths:
+        if v.tv.lay_options[i] == t and v.tv.path_bits[t * 6 + v.tv.lay_options[i + 1]] == paths:
             return True
     return False
 
@@ -166,14 +181,96 @@ def _set_tile(v: _LayViews, h: cython.int, t: cython.int, rotation: cython.int) 
     replaces back in the supply (`Board._put` and `_unlay`: the lay questions put and undo
     thousands of lays)."""
     old: cython.int = v.tile[h]
-    if 0 <= old < v.n_manifest:
+    if 0 <= old < v.tv.n_manifest:
         v.left[old] += 1
-    if 0 <= t < v.n_manifest:
+    if 0 <= t < v.tv.n_manifest:
         v.left[t] -= 1
     v.tile[h] = t
     v.rot[h] = rotation
     v.road.set_hex(h, t, rotation)
     v.board.version = next(_VERSIONS)
+
+
+@cython.cfunc
+def _fill_effects(v: _LayViews, lays: _Lays) -> cython.void:
+    """Fill the effect of each of `lays` (legal on the board now). Lays with equal
+    effects earn the same for every fleet: a route can use a path the lay adds only if
+    it is live, each end at the hex's node or facing track (a neighbour's tile reaching
+    the side they share), since a route cannot end on a bare hex side; so the effect is
+    the hex, the tile's colour (its node's value) and the live paths added, as one
+    number (hex << 40 | colour << 32 | live paths' bits), or -1, the map unchanged,
+    where the hex has no node and no live path is added."""
+    h: cython.int
+    t: cython.int
+    r: cython.int
+    e: cython.int
+    j: cython.int
+    k: cython.int
+    added: cython.int
+    live: cython.int
+    ends: cython.int = 0
+    last: cython.int = -1  # the hex of `ends` (the lays come hex by hex)
+    for k in range(lays.n):
+        h, t, r = lays.h[k], lays.t[k], lays.r[k]
+        added = v.tv.path_bits[t * 6 + r]
+        if v.tile[h] >= 0:
+            added &= ~v.tv.path_bits[v.tile[h] * 6 + v.rot[h]]
+        if h != last:
+            last = h
+            ends = 1 << NODE  # and each edge facing a neighbour's track to the side they share
+            for e in range(6):
+                j = v.tv.neighbour[h * 6 + e]
+                if j >= 0 and v.tile[j] >= 0 and (v.tv.edge_mask[v.tile[j] * 6 + v.rot[j]] >> ((e + 3) % 6)) & 1:
+                    ends |= 1 << e
+        live = added & v.tv.live_pairs[ends]
+        if live == 0 and v.tv.land_node[h] < 0:
+            lays.effect[k] = -1
+        else:
+            lays.effect[k] = ((cython.cast(cython.longlong, h) << 40)
+                              | (cython.cast(cython.longlong, v.tv.tile_colour[t]) << 32) | live)
+
+
+@cython.cfunc
+def _lay_revenues(board, search: FleetSearch, lays: _Lays) -> tuple:
+    """`Board.lay_revenues` asked of `search`, a `FleetSearch` of `board` as it is, for
+    `lays` (the lays buffer), each legal on the board now. Lays of equal effects earn the
+    same (`_fill_effects`): an equal one is looked for among the lays of the same hex just
+    before (an effect holds its hex, and lays come hex by hex; one found further back
+    would only save a search of the same answer)."""
+    v: _LayViews = _views(board)
+    h: cython.int
+    i: cython.int
+    j: cython.int
+    old: cython.int
+    old_rot: cython.int
+    revenue: cython.int
+    _fill_effects(v, lays)
+    # the board as it is: each kind's revenue, kept for the lays that leave the kind alone
+    base: cython.int = search.revenue(-1)
+    reach: cython.uchar[::1] = search.reach()  # per land hex: may a lay there change the revenue
+    out = []
+    version = board.version  # each lay is undone: the board ends as it began
+    for i in range(lays.n):
+        h = lays.h[i]
+        if not reach[h]:
+            lays.effect[i] = -1  # out of the fleet's reach: none
+        revenue = base if lays.effect[i] < 0 else -1  # revenues are never negative
+        j = i - 1
+        while revenue < 0 and j >= 0 and lays.h[j] == h:
+            if lays.effect[j] == lays.effect[i]:
+                revenue = lays.revenue[j]
+            j -= 1
+        if revenue < 0:
+            old, old_rot = v.tile[h], v.rot[h]
+            _set_tile(v, h, lays.t[i], lays.r[i])
+            try:
+                revenue = search.revenue(h)
+            finally:
+                _set_tile(v, h, old, old_rot)
+                board.version = version
+        lays.revenue[i] = revenue
+        out.append(revenue)
+    return base, out
 
 
 class Board:
@@ -245,7 +342,7 @@ class Board:
             own_node[n] = 1
         is_own: cython.uchar[::1] = own_node
         v: _LayViews = _views(self)
-        terrain_on_upgrade: cython.bint = tb.rs.operating.terrain_on_upgrade
+        terrain_on_upgrade: cython.bint = v.tv.terrain_on_upgrade
         discount: cython.int = terrain_discount
         budget: cython.int = cash
         stub_base: cython.int = tb.stub_base
@@ -266,18 +363,18 @@ class Board:
             for e in range(6):
                 if reached[stub_base + h * 6 + e]:
                     open_edges |= 1 << e
-            home = v.land_node[h] >= 0 and is_own[v.land_node[h]]
+            home = v.tv.land_node[h] >= 0 and is_own[v.tv.land_node[h]]
             if not (open_edges or home):
                 continue
-            cost = 0 if v.tile[h] >= 0 and not terrain_on_upgrade else max(0, v.terrain_cost[h] - discount)
+            cost = 0 if v.tile[h] >= 0 and not terrain_on_upgrade else max(0, v.tv.terrain_cost[h] - discount)
             if cost > budget:
                 continue
             first, end = _options(v, h)
             for i in range(first, end, 2):
-                t, r = v.lay_options[i], v.lay_options[i + 1]
-                if v.left[t] <= 0 or not (allowed >> v.tile_colour[t]) & 1:
+                t, r = v.tv.lay_options[i], v.tv.lay_options[i + 1]
+                if v.left[t] <= 0 or not (allowed >> v.tv.tile_colour[t]) & 1:
                     continue
-                if home or v.edge_mask[t * 6 + r] & open_edges:
+                if home or v.tv.edge_mask[t * 6 + r] & open_edges:
                     out.add(h, t, r, cost)
         return out
 
@@ -410,43 +507,12 @@ class Board:
     def lay_revenues(self, company: str, is_major: bool, vehicles, ctx, lays) -> tuple[int, list[int]]:
         """The `best_revenue` on the board as it is, and after each lay of `lays` ((hex,
         tile id, rotation) each) taken alone: laid in place, searched and undone one by
-        one (no copy), one search per distinct effect on routes (see `_lay_effects`:
+        one (no copy), one search per distinct effect on routes (see `_fill_effects`:
         most candidate lays change nothing, many others the same as another; and a lay
         out of the fleet's reach changes nothing for it, see `routes.FleetSearch.affects`)."""
         checked = self._checked_lays(lays)
         search = routes.fleet_search(self, self.tables.company_index[company], is_major, vehicles, ctx)
-        return self._lay_revenues(search, checked)
-
-    def _lay_revenues(self, search, lays: _Lays) -> tuple[int, list[int]]:
-        """`lay_revenues` asked of `search`, a `FleetSearch` of this board as it is, for
-        `lays` (the lays buffer), each legal on the board now."""
-        h: cython.int
-        i: cython.int
-        old: cython.int
-        old_rot: cython.int
-        revenue: cython.int
-        effect: cython.longlong
-        self._lay_effects(lays)
-        # the board as it is: each kind's revenue, kept for the lays that leave the kind alone
-        base: cython.int = search.revenue(-1)
-        found: dict = {-1: base}  # effect -> revenue
-        reach: cython.uchar[::1] = search.reach()  # per land hex: may a lay there change the revenue
-        out = []
-        version = self.version  # each lay is undone: the board ends as it began
-        for i in range(lays.n):
-            h = lays.h[i]
-            effect = lays.effect[i] if reach[h] else -1  # out of the fleet's reach: none
-            revenue = found.get(effect, -1)  # revenues are never negative
-            if revenue < 0:
-                old, old_rot = self.tile[h], self.rot[h]
-                self._put(h, lays.t[i], lays.r[i])
-                try:
-                    revenue = found[effect] = search.revenue(h)
-                finally:
-                    self._unlay(h, old, old_rot)
-                    self.version = version
-            out.append(revenue)
-        return base, out
+        return _lay_revenues(self, search, checked)
 
     def next_lay_revenues(self, company: str, is_major: bool, vehicles, ctx, firsts, colours, cash: int,
                           terrain_discount: int, until_earning: bool = False) -> list[list[int]]:
@@ -480,7 +546,7 @@ class Board:
                     revenues = [0] * lays.n
                 else:
                     search.lay_changed(h)
-                    revenues = self._lay_revenues(search, lays)[1]
+                    revenues = _lay_revenues(self, search, lays)[1]
             finally:
                 self._unlay(h, old, old_rot)
                 self.version = version
@@ -538,42 +604,8 @@ class Board:
         return out
 
     def _lay_effects(self, lays: _Lays) -> None:
-        """Fill the effect of each of `lays` (legal on the board now). Lays with equal
-        effects earn the same for every fleet: a route can use a path the lay adds only if
-        it is live, each end at the hex's node or facing track (a neighbour's tile reaching
-        the side they share), since a route cannot end on a bare hex side; so the effect is
-        the hex, the tile's colour (its node's value) and the live paths added, as one
-        number (hex << 40 | colour << 32 | live paths' bits), or -1, the map unchanged,
-        where the hex has no node and no live path is added."""
-        v: _LayViews = _views(self)
-        h: cython.int
-        t: cython.int
-        r: cython.int
-        e: cython.int
-        j: cython.int
-        k: cython.int
-        added: cython.int
-        live: cython.int
-        ends: cython.int = 0
-        last: cython.int = -1  # the hex of `ends` (the lays come hex by hex)
-        for k in range(lays.n):
-            h, t, r = lays.h[k], lays.t[k], lays.r[k]
-            added = v.path_bits[t * 6 + r]
-            if v.tile[h] >= 0:
-                added &= ~v.path_bits[v.tile[h] * 6 + v.rot[h]]
-            if h != last:
-                last = h
-                ends = 1 << NODE  # and each edge facing a neighbour's track to the side they share
-                for e in range(6):
-                    j = v.neighbour[h * 6 + e]
-                    if j >= 0 and v.tile[j] >= 0 and (v.edge_mask[v.tile[j] * 6 + v.rot[j]] >> ((e + 3) % 6)) & 1:
-                        ends |= 1 << e
-            live = added & v.live_pairs[ends]
-            if live == 0 and v.land_node[h] < 0:
-                lays.effect[k] = -1
-            else:
-                lays.effect[k] = ((cython.cast(cython.longlong, h) << 40)
-                                  | (cython.cast(cython.longlong, v.tile_colour[t]) << 32) | live)
+        """Fill the effect of each of `lays` (legal on the board now): see `_fill_effects`."""
+        _fill_effects(_views(self), lays)
 
     def _unlay(self, h: cython.int, old: cython.int, old_rot: cython.int) -> None:
         """Undo `lay_tile` on land hex h, which held tile `old` at `old_rot` before."""

@@ -135,6 +135,7 @@ cdef class FleetSearch:
     cdef unsigned char[::1] any_affected  # per land hex: some kind's affected hexes hold it
     cdef void set_up(self, object board, int c, bint is_major, object vehicles, object ctx)
     cdef void _reset(self)
+    cpdef void lay_changed(self, int h)
     cdef void _catch_up(self)
     cdef void _refresh(self, int h)
     cpdef int revenue(self, int h)

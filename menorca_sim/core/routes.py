@@ -794,7 +794,7 @@ class FleetSearch:
         size: cython.int = len(search.value)
         v: cython.int
         k: cython.int = 0
-        for v in range(size):
+        for v in range(search.n_rev):  # beyond, values are 0 in every search
             self.values[v] = self.extra[v] = search.value[v]
         for v in range(search.n_nodes):
             self.extra[v] -= _printed_value(search, self.tile, v)
@@ -823,7 +823,8 @@ class FleetSearch:
             for h in range(n_land):
                 self.any_affected[h] |= self.affected[k * self.span + h]
 
-    def lay_changed(self, h: cython.int) -> None:
+    @cython.ccall
+    def lay_changed(self, h: cython.int) -> cython.void:
         """The board's track on land hex h changed in place (a lay, or its undoing): the
         next question starts from the board as it is then."""
         self.changed.append(h)
