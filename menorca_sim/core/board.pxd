@@ -2,13 +2,18 @@
 # reference). h a land hex, t a tile index, r a rotation (as MapTables numbers them).
 # Board itself stays a Python class (the Game and the players read its fields by name);
 # the lay questions' typed work goes through _LayViews and _Lays.
+from menorca_sim.core.maptables cimport MapTables
 from menorca_sim.core.routes cimport FleetSearch
-from menorca_sim.core.track cimport _Graph, _graph
+from menorca_sim.core.track cimport _Graph, _graph, reach
 
 cdef int _colour_bits(object colours)
 
 cdef class _TableViews:
-    cdef object tables  # the MapTables viewed
+    cdef MapTables tables  # the tables viewed
+    cdef _Graph lanes  # their sea lanes' graph
+    cdef unsigned char[::1] stop  # [n] `_blocked`'s answer: the node is full of other companies' stations
+    cdef unsigned char[::1] own  # [n] 1 on the nodes `_lays_reached` was given, between its start and end
+    cdef int[::1] node_slots  # [n] station slots of node n
     cdef int n_manifest  # tiles of the manifest: tile indices below it
     cdef bint terrain_on_upgrade  # the ruleset's operating.terrain_on_upgrade
     cdef int[::1] live_pairs  # [set of path ends as bits] the PATH_PAIRS with both ends in it (_live_pairs)
@@ -35,6 +40,9 @@ cdef class _LayViews:
 cdef _LayViews _views(object board)
 cdef void _set_tile(_LayViews v, int h, int t, int rotation)
 cdef void _fill_effects(_LayViews v, _Lays lays)
+cdef _Lays _lays_reached(_LayViews v, int allowed, list own, unsigned char[::1] reached, int cash, int discount)
+cdef unsigned char[::1] _blocked(_LayViews v, int c)
+cdef unsigned char[::1] _reached(_LayViews v, int c, list own, bint ports)
 cdef tuple _lay_revenues(object board, FleetSearch search, _Lays lays)
 
 cdef class _Lays:

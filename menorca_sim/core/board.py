@@ -13,7 +13,7 @@ from menorca_sim.rules.model import COLOURS, NODE
 
 if not cython.compiled:  # compiled, board.pxd cimports them
     from menorca_sim.core.routes import FleetSearch
-    from menorca_sim.core.track import _graph
+    from menorca_sim.core.track import _graph, reach
 
 _VERSIONS = count()  # board versions: a new number for every change of any board
 
@@ -36,6 +36,10 @@ class _TableViews:
 
     def __init__(self, tb) -> None:
         self.tables = tb
+        self.lanes = _graph(tb.lanes_graph)
+        self.stop = bytearray(tb.n_nodes)
+        self.own = bytearray(tb.n_nodes)
+        self.node_slots = tb.node_slots
         self.n_manifest = tb.n_manifest
         self.terrain_on_upgrade = tb.rs.operating.terrain_on_upgrade
         self.path_bits = tb.path_bits
@@ -273,6 +277,77 @@ def _lay_revenues(board, search: FleetSearch, lays: _Lays) -> tuple:
     return base, out
 
 
+@cython.cfunc
+def _lays_reached(v: _LayViews, allowed: cython.int, own: list, reached: cython.uchar[::1], cash: cython.int,
+                  discount: cython.int) -> _Lays:
+    """`Board._tile_lays` of a company with stations on the nodes `own`, whose network
+    reaches the vertices `reached`, with tiles of the colours `allowed` (as bits): the
+    lookahead's lays, searched without names or checks, in the lays buffer."""
+    tv: _TableViews = v.tv
+    stub_base: cython.int = tv.tables.stub_base
+    h: cython.int
+    e: cython.int
+    i: cython.int
+    t: cython.int
+    r: cython.int
+    n: cython.int
+    first: cython.int
+    end: cython.int
+    cost: cython.int
+    open_edges: cython.int
+    home: cython.bint
+    out: _Lays = _lays()
+    for n in own:
+        tv.own[n] = 1
+    for h in range(tv.tables.n_land):
+        # edges of h where company track in the neighbour arrives, as bits
+        open_edges = 0
+        for e in range(6):
+            if reached[stub_base + h * 6 + e]:
+                open_edges |= 1 << e
+        home = tv.land_node[h] >= 0 and tv.own[tv.land_node[h]]
+        if not (open_edges or home):
+            continue
+        cost = 0 if v.tile[h] >= 0 and not tv.terrain_on_upgrade else max(0, tv.terrain_cost[h] - discount)
+        if cost > cash:
+            continue
+        first, end = _options(v, h)
+        for i in range(first, end, 2):
+            t, r = tv.lay_options[i], tv.lay_options[i + 1]
+            if v.left[t] <= 0 or not (allowed >> tv.tile_colour[t]) & 1:
+                continue
+            if home or tv.edge_mask[t * 6 + r] & open_edges:
+                out.add(h, t, r, cost)
+    for n in own:
+        tv.own[n] = 0
+    return out
+
+
+@cython.cfunc
+def _blocked(v: _LayViews, c: cython.int) -> cython.uchar[::1]:
+    """Per node: 1 when every slot holds another company's station than c's (in a buffer
+    of the tables' views, which the next call overwrites)."""
+    n: cython.int
+    s: cython.int
+    o: cython.int
+    full: cython.bint
+    for n in range(v.tv.tables.n_nodes):
+        full = v.tv.node_slots[n] > 0
+        for s in range(v.tv.node_slots[n]):
+            o = v.company[n * v.slots + s]
+            if o < 0 or o == c:
+                full = False
+        v.tv.stop[n] = full
+    return v.tv.stop
+
+
+@cython.cfunc
+def _reached(v: _LayViews, c: cython.int, own: list, ports: cython.bint) -> cython.uchar[::1]:
+    """What company c's network reaches over the board's roads, and with `ports` the sea
+    lanes too, from its stations' nodes `own` (`track.reach`'s buffer)."""
+    return reach(v.tv.tables, v.road, v.tv.lanes if ports else None, own, _blocked(v, c))
+
+
 class Board:
     def __init__(self, tables) -> None:
         self.tables = tables
@@ -327,56 +402,10 @@ class Board:
 
     def _tile_lays(self, c: int, colours, cash: int, terrain_discount: int) -> list[tuple[int, int, int, int]]:
         """`tile_lays` of company index c as (land hex, tile index, rotation, cost)."""
-        own = self._own_nodes(c)
-        return self._lays_reached(_colour_bits(colours), own, self._reach(c, own, [self.road]), cash,
-                                  terrain_discount).as_tuples()
-
-    def _lays_reached(self, allowed: cython.int, own: list, reached: cython.uchar[::1], cash: int,
-                      terrain_discount: int) -> _Lays:
-        """`_tile_lays` of a company with stations on the nodes `own`, whose network
-        reaches the vertices `reached`, with tiles of the colours `allowed` (as bits): the
-        lookahead's lays, searched without names or checks, in the lays buffer."""
-        tb = self.tables
-        own_node = bytearray(tb.n_nodes)
-        for n in own:
-            own_node[n] = 1
-        is_own: cython.uchar[::1] = own_node
         v: _LayViews = _views(self)
-        terrain_on_upgrade: cython.bint = v.tv.terrain_on_upgrade
-        discount: cython.int = terrain_discount
-        budget: cython.int = cash
-        stub_base: cython.int = tb.stub_base
-        h: cython.int
-        e: cython.int
-        i: cython.int
-        t: cython.int
-        r: cython.int
-        first: cython.int
-        end: cython.int
-        cost: cython.int
-        open_edges: cython.int
-        home: cython.bint
-        out: _Lays = _lays()
-        for h in range(tb.n_land):
-            # edges of h where company track in the neighbour arrives, as bits
-            open_edges = 0
-            for e in range(6):
-                if reached[stub_base + h * 6 + e]:
-                    open_edges |= 1 << e
-            home = v.tv.land_node[h] >= 0 and is_own[v.tv.land_node[h]]
-            if not (open_edges or home):
-                continue
-            cost = 0 if v.tile[h] >= 0 and not terrain_on_upgrade else max(0, v.tv.terrain_cost[h] - discount)
-            if cost > budget:
-                continue
-            first, end = _options(v, h)
-            for i in range(first, end, 2):
-                t, r = v.tv.lay_options[i], v.tv.lay_options[i + 1]
-                if v.left[t] <= 0 or not (allowed >> v.tv.tile_colour[t]) & 1:
-                    continue
-                if home or v.tv.edge_mask[t * 6 + r] & open_edges:
-                    out.add(h, t, r, cost)
-        return out
+        own = self._own_nodes(c)
+        return _lays_reached(v, _colour_bits(colours), own, _reached(v, c, own, False), cash,
+                             terrain_discount).as_tuples()
 
     def lay_tile(self, hex: str, tile_id: str, rotation: int) -> None:
         """Lay or upgrade (shape rules only; connectivity and cost are tile_lays' job).
@@ -427,7 +456,8 @@ class Board:
         """`station_sites` of company index c for station kind k (an index of STATION_KINDS),
         as node indices."""
         own = self._own_nodes(c)
-        reached = self._reach(c, own, [self.road, self.tables.lanes_graph] if k == PORT else [self.road])
+        reached: cython.uchar[::1] = _reached(_views(self), c, own, k == PORT)
+        n: cython.int
         return [n for n in range(self.tables.n_nodes) if reached[n] and n not in own and self._site_ok(n, k)]
 
     def _site_ok(self, n: int, kind: int) -> bool:
@@ -472,30 +502,6 @@ class Board:
         i: cython.Py_ssize_t
         return [i // v.slots for i in range(len(v.company)) if v.company[i] == c]
 
-    def blocked(self, c: int) -> bytearray:
-        """Per node: 1 when every slot holds another company's station."""
-        tb = self.tables
-        out = bytearray(tb.n_nodes)
-        company: cython.int[::1] = self.station_company
-        node_slots: cython.int[::1] = tb.node_slots
-        slots: cython.int = self.slots
-        n: cython.int
-        s: cython.int
-        o: cython.int
-        full: cython.bint
-        for n in range(tb.n_nodes):
-            full = node_slots[n] > 0
-            for s in range(node_slots[n]):
-                o = company[n * slots + s]
-                if o < 0 or o == c:
-                    full = False
-            out[n] = full
-        return out
-
-    def _reach(self, c: int, own: list[int], graphs) -> bytearray:
-        """What company c's network reaches over `graphs` from its stations' nodes `own`."""
-        return track.reach(self.tables, graphs, own, self.blocked(c))
-
     # --- routes --------------------------------------------------------------------
     def best_routes(self, company: str, is_major: bool, vehicles, ctx) -> routes.RoutePlan:
         return routes.best_routes(self, company, is_major, vehicles, ctx)
@@ -532,7 +538,8 @@ class Board:
         search = routes.fleet_search(self, c, is_major, vehicles, ctx) if vehicles else None
         # what the first lays leave alone: the company's stations, the nodes it may not
         # cross, the colours it may lay
-        own, blocked, allowed = self._own_nodes(c), self.blocked(c), _colour_bits(colours)
+        v: _LayViews = _views(self)
+        own, allowed = self._own_nodes(c), _colour_bits(colours)
         version = self.version  # each lay is undone: the board ends as it began
         for hex, tile_id, rotation, cost in firsts:
             h = self._land(hex)
@@ -540,8 +547,7 @@ class Board:
             old, old_rot = self.tile[h], self.rot[h]
             self._put(h, t, rotation)
             try:
-                lays = self._lays_reached(allowed, own, track.reach(self.tables, [self.road], own, blocked),
-                                          cash - cost, terrain_discount)
+                lays = _lays_reached(v, allowed, own, _reached(v, c, own, False), cash - cost, terrain_discount)
                 if search is None:
                     revenues = [0] * lays.n
                 else:

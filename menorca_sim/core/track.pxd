@@ -1,6 +1,7 @@
 # Compiled declarations of track.py (augmenting .pxd: track.py stays the plain Python
 # reference). A graph's layout (degree, target, unit, stride): vertex v's arcs are
 # target[v * stride + i] for i < degree[v], each over track unit unit[...].
+from menorca_sim.core.maptables cimport MapTables
 
 cdef class _Graph:
     cdef tuple graph  # (degree, target, unit, stride) as given
@@ -21,6 +22,12 @@ cdef class _Graph:
     cdef void set_hex(self, int h, int tile, int rotation)
     cdef void _add(self, int source, int to, int u)
 cdef _Graph _graph(tuple graph)
+
+cdef class _Reached:
+    cdef unsigned char[::1] mark  # [v] 1 where the last reach got, else 0
+    cdef int[::1] todo  # its stack, a slot per vertex
+
+cdef unsigned char[::1] reach(MapTables tables, _Graph first, _Graph second, list sources, unsigned char[::1] stop)
 cdef int _stack_arcs(int[::1] degree, int[::1] target, int stride, int v, unsigned char[::1] mark,
                      int[::1] todo, int top)
 

@@ -15,6 +15,9 @@ import cython
 
 from menorca_sim.rules.model import NODE
 
+if not cython.compiled:  # compiled, track.pxd cimports it
+    from menorca_sim.core.maptables import MapTables
+
 PORT, MANUFACTORY = 0, 1  # station kinds
 STATION_KINDS = ("port", "manufactory")
 ROAD_STRIDE = 6  # a stub or node touches at most 6 paths of one tile
@@ -105,19 +108,38 @@ def set_hex(tables, road: tuple, h: cython.int, tile: cython.int, rotation: cyth
     _graph(road).of(tables).set_hex(h, tile, rotation)
 
 
-def reach(tables, graphs, sources: list[int], blocked) -> bytearray:
-    """Vertices reachable from `sources` over the given graphs (one or two), not passing
-    through a node whose `blocked` flag is set (it is reached, not crossed) nor an offboard."""
-    global _TODO
+@cython.cclass
+class _Reached:
+    """`reach`'s answer and stack, kept from call to call (a buffer and its view taken
+    anew cost more than most walks: the lookahead asks for thousands)."""
+
+    # its fields: track.pxd
+
+    def __init__(self, n: int) -> None:
+        self.mark = bytearray(n)
+        self.todo = array("i", [0]) * n
+
+
+_REACHED = None  # the _Reached of the last call of reach
+
+
+@cython.cfunc
+def reach(tables: MapTables, first: _Graph, second: _Graph, sources: list,
+          stop: cython.uchar[::1]) -> cython.uchar[::1]:
+    """Vertices reachable from `sources` over the graph `first` and, unless None, `second`,
+    not passing through a node whose `stop` flag is set (it is reached, not crossed) nor
+    an offboard: 1 or 0 per vertex, in a buffer the next call overwrites."""
+    global _REACHED
     n: cython.int = tables.n_vertices
-    seen = bytearray(n)
-    mark: cython.uchar[::1] = seen
-    stop: cython.uchar[::1] = blocked
-    if len(_TODO) < n:
-        _TODO = array("i", [0]) * n
-    todo: cython.int[::1] = _TODO  # each vertex is stacked at most once
+    found: _Reached = _REACHED
+    if found is None or len(found.mark) != n:
+        found = _REACHED = _Reached(n)
+    mark: cython.uchar[::1] = found.mark
+    todo: cython.int[::1] = found.todo  # each vertex is stacked at most once
     top: cython.int = 0
     v: cython.int
+    for v in range(n):
+        mark[v] = 0
     for v in sources:
         if not mark[v]:
             mark[v] = 1
@@ -125,29 +147,15 @@ def reach(tables, graphs, sources: list[int], blocked) -> bytearray:
             top += 1
     n_nodes: cython.int = tables.n_nodes
     sea_base: cython.int = tables.sea_base
-    if not 1 <= len(graphs) <= 2:
-        raise ValueError(f"reach takes one or two graphs, not {len(graphs)}")
-    two: cython.bint = len(graphs) == 2
-    first: _Graph = _graph(graphs[0])
-    second: _Graph = _graph(graphs[1]) if two else first
-    degree: cython.int[::1] = first.degree
-    target: cython.int[::1] = first.target
-    stride: cython.int = first.stride
-    degree2: cython.int[::1] = second.degree
-    target2: cython.int[::1] = second.target
-    stride2: cython.int = second.stride
     while top > 0:
         top -= 1
         v = todo[top]
         if v < sea_base and (v >= n_nodes or stop[v]):  # never true of an own station
             continue
-        top = _stack_arcs(degree, target, stride, v, mark, todo, top)
-        if two:
-            top = _stack_arcs(degree2, target2, stride2, v, mark, todo, top)
-    return seen
-
-
-_TODO = array("i")  # reach's stack, reused (the lookahead asks for reach thousands of times)
+        top = _stack_arcs(first.degree, first.target, first.stride, v, mark, todo, top)
+        if second is not None:
+            top = _stack_arcs(second.degree, second.target, second.stride, v, mark, todo, top)
+    return mark
 
 
 @cython.cfunc
