@@ -2,6 +2,13 @@
 # reference). v a vertex (nodes, then offboards, sea vertices and road stubs: see
 # maptables), h a land hex, r a route found, k a depth (vehicles or route length).
 
+cdef class RevenueContext:
+    cdef public int epoch  # the epoch, 1-based (an offboard earns its revenue of epoch - 1)
+    cdef public dict node_bonus  # node name -> R. more for this company (events, legacies)
+    cdef public dict market_markers  # offboard name -> this company's own market markers there
+    cdef public int market_bonus  # R. per own market marker
+    cdef public dict goods_markers  # offboard name -> goods markers there (any owner), for reporting
+
 cdef class _Search:
     # graph and per-vertex data of the current search
     cdef int[::1] degree  # [v] arcs of vertex v in the graph searched
@@ -107,7 +114,7 @@ cdef class _Search:
     cpdef int revenue_of(self, int r)
 cdef _Search _search_for(object tables)
 cdef int _printed_value(_Search search, int[::1] tile, int n)
-cdef void fill_vertex_values(_Search search, int[::1] tile, object ctx)
+cdef void fill_vertex_values(_Search search, int[::1] tile, RevenueContext ctx)
 cdef list _flags(_Search search, object board, int c, bint ship, bint is_major)
 cdef list _kind_groups(object vehicles)
 cdef void _enumerate(_Search search, object board, bint is_major, bint ship, list starts, int maxrange)
@@ -120,6 +127,7 @@ cdef class FleetSearch:
     cdef object board  # the board searched
     cdef object tables  # the map tables its buffers are sized for
     cdef _Search search  # the buffers searched in (its tables' shared _Search)
+    cdef int c  # the company's index
     cdef bint is_major  # the company is a major (its stations are ports)
     cdef int[::1] tile  # the board's tiles (changed in place by the lays searched)
     cdef int[::1] land_node  # the tables' node per land hex (-1: none)
@@ -133,7 +141,7 @@ cdef class FleetSearch:
     cdef int touched  # the land hex refreshed by the last search (-1: none)
     cdef list changed  # land hexes whose track changed in place since the last question (`lay_changed`)
     cdef unsigned char[::1] any_affected  # per land hex: some kind's affected hexes hold it
-    cdef void set_up(self, object board, int c, bint is_major, object vehicles, object ctx)
+    cdef void set_up(self, object board, int c, bint is_major, object vehicles, RevenueContext ctx)
     cdef void _reset(self)
     cpdef void lay_changed(self, int h)
     cdef void _catch_up(self)

@@ -29,8 +29,12 @@ N_COLOURS = cython.declare(cython.int, len(COLOURS))
 KINDS = ("ship", "cart")  # the vehicle kinds, searched apart and in this order
 
 
+@cython.cclass
 class RevenueContext:
-    """What a company's routes earn besides the map: see core-interfaces.md."""
+    """What a company's routes earn besides the map: see core-interfaces.md. An extension
+    type compiled: the route searches read it at every question."""
+
+    # its fields: routes.pxd
 
     def __init__(self, epoch: int, node_bonus: dict[str, int] | None = None,
                  market_markers: dict[str, int] | None = None, market_bonus: int = 0,
@@ -787,6 +791,7 @@ class FleetSearch:
         """Prepare the search of company c's `vehicles` on `board` (of its tables)."""
         search: _Search = self.search
         self.board = board
+        self.c = c
         self.is_major = is_major
         search.view_board(board)
         self.tile = search.b_tile
@@ -927,22 +932,23 @@ class FleetSearch:
         self.touched = -1
         search.value[:] = self.values
         totals = [0] * len(offboards)
-        n: cython.Py_ssize_t = len(search.flags)
         n_land: cython.Py_ssize_t = len(self.any_affected)
         k: cython.Py_ssize_t
         i: cython.Py_ssize_t
         base: cython.int
+        held: _Search
         for k in range(len(self.kinds)):
             ship, starts, ranges = self.kinds[k]
             reached = [i for i in range(len(offboards)) if self.affected[k * self.span + n_land + offboards[i]]]
             if reached or self.bases[k] < 0:
-                search.flags[:] = self.flags[k * n:(k + 1) * n]
-                _enumerate(search, self.board, self.is_major, ship, starts, ranges[0])
-                base = self.bases[k] = _assigned_revenue(search, ranges)
+                # the board as it is: its routes as `best_revenue` keeps them (each bonus
+                # is taken back: they stay those of the board)
+                held = _routes_of(search, self.board, self.c, self.is_major, ship, ranges[0])
+                base = self.bases[k] = _assigned_revenue(held, ranges)
                 for i in reached:
-                    search.add_at_ends(offboards[i], amount)
-                    totals[i] += _assigned_revenue(search, ranges) - base
-                    search.add_at_ends(offboards[i], -amount)
+                    held.add_at_ends(offboards[i], amount)
+                    totals[i] += _assigned_revenue(held, ranges) - base
+                    held.add_at_ends(offboards[i], -amount)
             for i in range(len(offboards)):
                 totals[i] += self.bases[k]
         return totals
