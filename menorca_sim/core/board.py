@@ -324,6 +324,17 @@ def _lays_reached(v: _LayViews, allowed: cython.int, own: list, reached: cython.
 
 
 @cython.cfunc
+def _free(v: _LayViews, n: cython.int) -> cython.int:
+    """Free station slots of node n."""
+    s: cython.int
+    free: cython.int = 0
+    for s in range(v.tv.node_slots[n]):
+        if v.company[n * v.slots + s] < 0:
+            free += 1
+    return free
+
+
+@cython.cfunc
 def _blocked(v: _LayViews, c: cython.int) -> cython.uchar[::1]:
     """Per node: 1 when every slot holds another company's station than c's (in a buffer
     of the tables' views, which the next call overwrites)."""
@@ -435,13 +446,7 @@ class Board:
         return self._free_slots(self._node(node))
 
     def _free_slots(self, n: cython.int) -> int:
-        company: cython.int[::1] = self.station_company
-        s: cython.int
-        free: cython.int = 0
-        for s in range(self.tables.node_slots[n]):
-            if company[n * self.slots + s] < 0:
-                free += 1
-        return free
+        return _free(_views(self), n)
 
     def stations(self, company: str) -> list[tuple[str, str]]:
         c = self.tables.company_index[company]
@@ -460,8 +465,8 @@ class Board:
         n: cython.int
         return [n for n in range(self.tables.n_nodes) if reached[n] and n not in own and self._site_ok(n, k)]
 
-    def _site_ok(self, n: int, kind: int) -> bool:
-        return self._free_slots(n) > 0 and (kind != PORT or self.tables.node_port[n])
+    def _site_ok(self, n: cython.int, kind: int) -> bool:
+        return _free(_views(self), n) > 0 and (kind != PORT or self.tables.node_port[n])
 
     def place_station(self, company: str, node: str, kind: str) -> None:
         """Place a station (home stations too: no connectivity check here)."""
