@@ -181,9 +181,9 @@ def _shape_fits(v: _LayViews, h: cython.int, t: cython.int, rotation: cython.int
 
 @cython.cfunc
 def _set_tile(v: _LayViews, h: cython.int, t: cython.int, rotation: cython.int) -> cython.void:
-    """Put tile t (-1: none) on land hex h of the board viewed at `rotation`, the one it
-    replaces back in the supply (`Board._put` and `_unlay`: the lay questions put and undo
-    thousands of lays)."""
+    """Put tile t (-1: none, and a preprinted pseudo-tile: taken from no supply) on land hex
+    h of the board viewed at `rotation`, the one it replaces back in the supply: a lay,
+    or its undoing (the lay questions put and undo thousands of lays, checked before)."""
     old: cython.int = v.tile[h]
     if 0 <= old < v.tv.n_manifest:
         v.left[old] += 1
@@ -422,12 +422,7 @@ class Board:
         """Lay or upgrade (shape rules only; connectivity and cost are tile_lays' job).
         A replaced manifest tile returns to the supply."""
         h: cython.int = self._land(hex)
-        self._put(h, self._checked_lay(h, tile_id, rotation), rotation)
-
-    def _put(self, h: cython.int, t: cython.int, rotation: cython.int) -> None:
-        """Lay tile t, already checked (`_checked_lay`), on land hex h; `_unlay` undoes it
-        (both through the typed views: the lay questions put and undo thousands of lays)."""
-        _set_tile(_views(self), h, t, rotation)
+        _set_tile(_views(self), h, self._checked_lay(h, tile_id, rotation), rotation)
 
     def _checked_lay(self, h: cython.int, tile_id: str, rotation: int) -> int:
         """The index of `tile_id`, if it may go on land hex h at `rotation` now."""
@@ -536,11 +531,11 @@ class Board:
         t: cython.int
         old: cython.int
         old_rot: cython.int
+        c: cython.int = self.tables.company_index[company]
         lays: _Lays
         out = []
         # one search prepared for the fleet, told of each first lay and of its undoing
-        c = self.tables.company_index[company]
-        search = routes.fleet_search(self, c, is_major, vehicles, ctx) if vehicles else None
+        search: FleetSearch = routes.fleet_search(self, c, is_major, vehicles, ctx) if vehicles else None
         # what the first lays leave alone: the company's stations, the nodes it may not
         # cross, the colours it may lay
         v: _LayViews = _views(self)
@@ -549,8 +544,8 @@ class Board:
         for hex, tile_id, rotation, cost in firsts:
             h = self._land(hex)
             t = self._checked_lay(h, tile_id, rotation)
-            old, old_rot = self.tile[h], self.rot[h]
-            self._put(h, t, rotation)
+            old, old_rot = v.tile[h], v.rot[h]
+            _set_tile(v, h, t, rotation)
             try:
                 lays = _lays_reached(v, allowed, own, _reached(v, c, own, False), cash - cost, terrain_discount)
                 if search is None:
@@ -559,7 +554,7 @@ class Board:
                     search.lay_changed(h)
                     revenues = _lay_revenues(self, search, lays)[1]
             finally:
-                self._unlay(h, old, old_rot)
+                _set_tile(v, h, old, old_rot)
                 self.version = version
             if search is not None:
                 search.lay_changed(h)
@@ -617,10 +612,6 @@ class Board:
     def _lay_effects(self, lays: _Lays) -> None:
         """Fill the effect of each of `lays` (legal on the board now): see `_fill_effects`."""
         _fill_effects(_views(self), lays)
-
-    def _unlay(self, h: cython.int, old: cython.int, old_rot: cython.int) -> None:
-        """Undo `lay_tile` on land hex h, which held tile `old` at `old_rot` before."""
-        _set_tile(_views(self), h, old, old_rot)
 
     def _land(self, hex: str) -> int:
         h = self.tables.land_index.get(hex, -1)
