@@ -40,8 +40,8 @@ cdef class _Search:
     cdef unsigned char[::1] flags  # [v] REVENUE, PASS, FORBID, OWN bits of the kind searched (_flags)
     cdef int[::1] dist  # lower bound of the units from a vertex to an OWN vertex
     cdef int dist_set  # dist[:dist_set] may hold a lane search's bounds; beyond, all 0
-    cdef int[::1] queue  # vertices to visit (_reach_own, _distances)
-    cdef unsigned char[::1] seen  # `_reach_own`'s answer: per vertex, reached
+    cdef int[::1] queue  # vertices to visit (_spread, _distances)
+    cdef unsigned char[::1] seen  # `_spread`'s answer: per vertex, reached
     # walk state
     cdef int[::1] visits  # [v] times the current walk holds v
     cdef unsigned long long[::1] used  # units the current walk crossed, a bit each (words words)
@@ -101,7 +101,8 @@ cdef class _Search:
     cdef void view_board(self, object board)
     cpdef void prepare(self, object graph, int maxrange, bint undirected, bint symmetric)
     cdef void _use_graph(self, object graph)
-    cdef void _reach_own(self, object graph, unsigned char[::1] flags)
+    cdef void _spread(self, object graph, unsigned char[::1] flags, int top, unsigned char[::1] out, int at)
+    cdef void _mark(self, int v, unsigned char[::1] out, int at)
     cdef void _distances(self, bint symmetric)
     cpdef int walk_from(self, list starts)
     cdef int _walk(self, int v, int k) except? -1
@@ -136,6 +137,9 @@ cdef class FleetSearch:
     cdef list kinds  # per vehicle kind present: (ship, starts, ranges longest first)
     cdef unsigned char[::1] flags  # per kind, per vertex: its flags (kind k at k * vertices)
     cdef unsigned char[::1] affected  # per kind: `_affected_hexes` (kind k at k * span)
+    cdef unsigned char[::1] reach0  # per kind, per vertex: reached at set-up (kind k at k * vertices)
+    cdef unsigned char[::1] affected0  # `affected` at set-up
+    cdef list moved  # land hexes whose track changed since set-up (`lay_changed`), each once
     cdef int span  # land hexes + revenue vertices: `_affected_hexes`' length
     cdef list bases  # per kind: its revenue on the board as at set-up or `lay_changed` (-1 until searched)
     cdef int touched  # the land hex refreshed by the last search (-1: none)
@@ -145,6 +149,7 @@ cdef class FleetSearch:
     cdef void _reset(self)
     cpdef void lay_changed(self, int h)
     cdef void _catch_up(self)
+    cdef void _reach_again(self, Py_ssize_t start, Py_ssize_t at)
     cdef void _refresh(self, int h)
     cpdef int revenue(self, int h)
     cdef int _revenue(self, int h, int vertex)

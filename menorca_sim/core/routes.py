@@ -217,25 +217,19 @@ class _Search:
 
     @cython.cfunc
     @cython.initializedcheck(False)
-    def _reach_own(self, graph, flags: cython.uchar[::1]) -> cython.void:
-        """seen: the vertices a route of one kind (flags as `_flags` set them) can reach
-        over `graph`: from its OWN vertices along arcs, crossing no vertex it may not pass
-        (a node that is not PASS, or FORBID and not OWN), no offboard; `track.reach`'s
-        walk, in this object's buffers (the route searches' set-up asks it for every fleet)."""
+    def _spread(self, graph, flags: cython.uchar[::1], top: cython.int, out: cython.uchar[::1],
+                at: cython.int) -> cython.void:
+        """Grow `seen` from the `top` vertices in `queue` (seen already) over `graph`, as a
+        route of one kind (flags as `_flags` set them) goes: along arcs, crossing no vertex
+        it may not pass (a node that is not PASS, or FORBID and not OWN), no offboard; and
+        mark each vertex newly seen in out[at:] (`_mark`). `track.reach`'s walk, in this
+        object's buffers (the route searches' set-up asks it for every fleet)."""
         self._use_graph(graph)
         n_nodes: cython.int = self.n_nodes
         v: cython.int
         w: cython.int
         i: cython.int
         f: cython.int
-        top: cython.int = 0
-        for v in range(len(self.seen)):
-            self.seen[v] = 0
-        for v in range(n_nodes):  # only nodes hold stations
-            if flags[v] & OWN:
-                self.seen[v] = 1
-                self.queue[top] = v
-                top += 1
         while top > 0:
             top -= 1
             v = self.queue[top]
@@ -249,8 +243,20 @@ class _Search:
                 w = self.target[i]
                 if not self.seen[w]:
                     self.seen[w] = 1
+                    self._mark(w, out, at)
                     self.queue[top] = w
                     top += 1
+
+    @cython.cfunc
+    def _mark(self, v: cython.int, out: cython.uchar[::1], at: cython.int) -> cython.void:
+        """Vertex v is reached: mark its land hex (a node's or a stub's) in out[at:] and,
+        a revenue vertex, itself in out[at + n_land:] (see `_affected_hexes`)."""
+        if v < self.n_nodes:
+            out[at + self.node_land[v]] = 1
+        elif v >= self.stub_base:
+            out[at + (v - self.stub_base) // 6] = 1
+        if v < self.n_rev:
+            out[at + self.n_land + v] = 1
 
     @cython.cfunc
     @cython.initializedcheck(False)
@@ -783,6 +789,8 @@ class FleetSearch:
         self.span = search.n_land + search.n_rev
         self.flags = bytearray(len(KINDS) * size)
         self.affected = bytearray(len(KINDS) * self.span)
+        self.reach0 = bytearray(len(KINDS) * size)
+        self.affected0 = bytearray(len(KINDS) * self.span)
         self.any_affected = bytearray(search.n_land)
         self.set_up(board, c, is_major, vehicles, ctx)
 
@@ -810,9 +818,12 @@ class FleetSearch:
             self.flags[k * size:(k + 1) * size] = search.flags
             _affected_hexes(search, search.lanes if kind == "ship" else board.road, search.flags,
                             self.affected, k * self.span)
+            self.reach0[k * size:(k + 1) * size] = search.seen
             k += 1
+        self.affected0[:] = self.affected
         self.touched = -1
         self.changed = []
+        self.moved = []
         self._reset()
 
     @cython.cfunc
@@ -843,15 +854,47 @@ class FleetSearch:
         h: cython.int
         for h in self.changed:
             self._refresh(h)
+            if h not in self.moved:
+                self.moved.append(h)
         self.changed = []
         search: _Search = self.search
         n: cython.Py_ssize_t = len(search.flags)
         k: cython.Py_ssize_t
         for k in range(len(self.kinds)):
             if not self.kinds[k][0]:  # carts: their reach follows the track
-                _affected_hexes(search, self.board.road, self.flags[k * n:(k + 1) * n], self.affected,
-                                k * self.span)
+                self._reach_again(k * n, k * self.span)
         self._reset()
+
+    @cython.cfunc
+    @cython.initializedcheck(False)
+    def _reach_again(self, start: cython.Py_ssize_t, at: cython.Py_ssize_t) -> cython.void:
+        """The carts' reach (flags at self.flags[start:], affected hexes at
+        self.affected[at:]) on the board as it is now, grown from their reach at set-up: a
+        route reaching a vertex at set-up's reach or not, its arcs up to the first vertex
+        of a hex changed since (`moved`) are as at set-up, so the reach now is within the
+        reach at set-up and what the moved hexes' reached vertices lead to. Only a hex's
+        own arcs change with its track; removed ones leave a larger reach, which errs on
+        the safe side (`affects` answers more often yes)."""
+        search: _Search = self.search
+        n: cython.Py_ssize_t = len(search.flags)
+        span: cython.Py_ssize_t = self.span
+        v: cython.Py_ssize_t
+        e: cython.int
+        h: cython.int
+        top: cython.int = 0
+        search.seen[:] = self.reach0[start:start + n]
+        self.affected[at:at + span] = self.affected0[at:at + span]
+        for h in self.moved:
+            v = self.land_node[h]
+            if v >= 0 and search.seen[v]:
+                search.queue[top] = v
+                top += 1
+            for e in range(6):
+                v = search.stub_base + h * 6 + e
+                if search.seen[v]:
+                    search.queue[top] = v
+                    top += 1
+        search._spread(self.board.road, self.flags[start:start + n], top, self.affected, at)
 
     @cython.cfunc
     def _refresh(self, h: cython.int) -> cython.void:
@@ -979,21 +1022,19 @@ def _affected_hexes(search: _Search, graph, flags: cython.uchar[::1], out: cytho
     changes the value of no node a route can visit, so it leaves the kind's revenue alone.
     Then, per revenue vertex (node or offboard), 1 where such a route can reach it: a
     bonus on another's value leaves the kind's revenue alone too."""
-    search._reach_own(graph, flags)
-    seen: cython.uchar[::1] = search.seen
-    n_land: cython.int = search.n_land
-    stub_base: cython.int = search.stub_base
     v: cython.int
-    for v in range(n_land):
+    top: cython.int = 0
+    for v in range(search.n_land + search.n_rev):
         out[at + v] = 0
-    for v in range(search.n_nodes):
-        if seen[v]:
-            out[at + search.node_land[v]] = 1
-    for v in range(stub_base, len(seen)):
-        if seen[v]:
-            out[at + (v - stub_base) // 6] = 1
-    for v in range(search.n_rev):
-        out[at + n_land + v] = seen[v]
+    for v in range(len(search.seen)):
+        search.seen[v] = 0
+    for v in range(search.n_nodes):  # only nodes hold stations
+        if flags[v] & OWN:
+            search.seen[v] = 1
+            search._mark(v, out, at)
+            search.queue[top] = v
+            top += 1
+    search._spread(graph, flags, top, out, at)
 
 
 @cython.cfunc
