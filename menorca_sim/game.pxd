@@ -4,7 +4,7 @@
 # through Python (every decision asks a Game dozens of questions); `_eng` is typed, so
 # reading the engine's fields and calling its methods skips the attribute lookups. Every
 # field stays readable and writable from Python.
-from menorca_sim.core.codes cimport PAYOUT, POOL, TREASURY, WITHHOLD
+from menorca_sim.core.codes cimport LAY_TILE, MOVE_WIDTH, PAYOUT, POOL, TREASURY, WITHHOLD
 from menorca_sim.core.engine cimport Engine
 from menorca_sim.whatif cimport WhatIf
 
@@ -34,3 +34,6 @@ cdef class Game:
 
 cdef object _player_field(Game g, int p, str field)
 cdef object _company_field(Game g, int c, str field)
+cdef list _lays(object actions)
+cdef list _args(object actions, str kind, str key)
+cdef object _only(object actions, str kind)

@@ -37,8 +37,8 @@ cdef class WhatIf:
     cpdef object route_plan(self, object company, object vehicles, object changes=*)
     cpdef object route_revenue(self, object company, object vehicles, object changes=*)
     cpdef object lay_revenues(self, object company, object vehicles, object lays, object done=*)
-    cpdef object station_revenues(self, object company, object vehicles, object stations)
-    cpdef object marker_revenues(self, object company, object vehicles, object markers)
+    cpdef object station_revenues(self, object company, object vehicles, object nodes)
+    cpdef object marker_revenues(self, object company, object vehicles, object offboards)
     cpdef object next_lays(self, object company, object done=*)
     cpdef object next_lay_revenues(self, object company, object vehicles, object done=*)
     cpdef object next_lay_revenues_each(self, object company, object vehicles, object firsts, object done=*,

@@ -4,7 +4,9 @@ market markers would leave it (`route_plan`, `route_revenue`, `lay_revenues`, ..
 answered by the core's route searches. Answers are remembered while what they depend on
 stays: per state of the map and of `Engine.revenue_version` (checked at each question,
 not dropped by hand), and across states and copies of the game by revenue key and fleet
-(`RevenueMemo`). `Game` (the state API) forwards its revenue questions to its `WhatIf`."""
+(`RevenueMemo`). A tile lay is a tuple (hex, tile, rotation, cost) here, as the players
+read it from the legal actions' ints; `Game` (the state API) forwards its revenue questions,
+with lays as action dicts, to its `WhatIf`."""
 from __future__ import annotations
 
 from typing import Sequence
@@ -12,7 +14,6 @@ from typing import Sequence
 import cython
 
 from menorca_sim.core import operating
-from menorca_sim.core.actions import describe
 from menorca_sim.core.routes import RevenueContext
 
 if not cython.compiled:  # compiled, whatif.pxd cimports them
@@ -110,8 +111,9 @@ class WhatIf:
     def route_plan(self, company: str, vehicles: list[str], changes=()):
         """The best route plan (the Board's `RoutePlan`) of `company` running `vehicles`
         (ids, owned or not), or None without vehicles, on the map as it is or as
-        `changes` would leave it: `lay_tile`, `place_station` or `place_market_marker`
-        action dicts of this company, applied to copies (the game is not changed)."""
+        `changes` would leave it: lay tuples, or `lay_tile`, `place_station` or
+        `place_market_marker` action dicts of this company, applied to copies (the game is
+        not changed)."""
         self._sync()
         if not vehicles:
             return None
@@ -178,9 +180,9 @@ class WhatIf:
             number = self._key_numbers[c] = self._revenues.number((c, key))
         return number
 
-    def lay_revenues(self, company: str, vehicles: list[str], lays: list[dict], done=()) -> list[int]:
-        """`route_revenue(company, vehicles, done + [lay])` for each `lay_tile` action of
-        `lays`, answered in one call to the core (0 each without vehicles)."""
+    def lay_revenues(self, company: str, vehicles: list[str], lays: list[tuple], done=()) -> list[int]:
+        """`route_revenue(company, vehicles, done + [lay])` for each lay of `lays`,
+        answered in one call to the core (0 each without vehicles)."""
         self._sync()
         if not vehicles:
             return [0] * len(lays)
@@ -188,8 +190,7 @@ class WhatIf:
         c = eng.t.company_index[company]
         board, ctx = self._changed(c, done)
         base, revenues = board.lay_revenues(company, eng.is_major(c), self._fleet(vehicles), ctx,
-                                            [(lay["hex"], lay["tile"], lay["rotation"])
-                                             for lay in _only(lays, "lay_tile", "a tile lay")])
+                                            [lay[:3] for lay in lays])
         if not done:  # the revenue before the lays, searched on the way: `route_revenue` remembers it
             self._remember(c, company, tuple(vehicles), base)
         return revenues
@@ -199,40 +200,36 @@ class WhatIf:
         self._asked[(company, fleet)] = revenue
         self._revenues.put(self._key_number(c, company), fleet, revenue)
 
-    def station_revenues(self, company: str, vehicles: list[str], stations: list[dict]) -> list[int]:
-        """`route_revenue(company, vehicles, [station])` for each `place_station` action of
-        `stations`, answered in one call to the core (0 each without vehicles)."""
+    def station_revenues(self, company: str, vehicles: list[str], nodes: list[str]) -> list[int]:
+        """`route_revenue(company, vehicles, [station])` for a station of its own on each
+        node of `nodes`, answered in one call to the core (0 each without vehicles)."""
         self._sync()
         if not vehicles:
-            return [0] * len(stations)
+            return [0] * len(nodes)
         eng = self._eng
         c = eng.t.company_index[company]
         base, revenues = eng.board.station_revenues(company, eng.is_major(c), self._fleet(vehicles),
-                                                    self._context_of(c),
-                                                    [site["node"] for site in _only(stations, "place_station",
-                                                                                    "a station placement")],
+                                                    self._context_of(c), list(nodes),
                                                     operating.station_kind(eng, c))
         self._remember(c, company, tuple(vehicles), base)
         return revenues
 
-    def marker_revenues(self, company: str, vehicles: list[str], markers: list[dict]) -> list[int]:
-        """`route_revenue(company, vehicles, [marker])` for each `place_market_marker`
-        action of `markers`, answered in one call to the core (0 each without vehicles)."""
+    def marker_revenues(self, company: str, vehicles: list[str], offboards: list[str]) -> list[int]:
+        """`route_revenue(company, vehicles, [marker])` for a market marker of its own on
+        each offboard of `offboards`, answered in one call to the core (0 each without vehicles)."""
         self._sync()
         if not vehicles:
-            return [0] * len(markers)
-        _only(markers, "place_market_marker", "a market marker")
+            return [0] * len(offboards)
         eng = self._eng
         c = eng.t.company_index[company]
         return eng.board.marker_revenues(company, eng.is_major(c), self._fleet(vehicles), self._context_of(c),
-                                         [marker["offboard"] for marker in markers])
+                                         list(offboards))
 
-    def next_lays(self, company: str, done=()) -> list[dict]:
-        """The `lay_tile` actions `company` could make in a later turn of this phase after
-        the lays `done` (applied to a copy), with the cash they leave."""
+    def next_lays(self, company: str, done=()) -> list[tuple]:
+        """The lays `company` could make in a later turn of this phase after the lays
+        `done` (applied to a copy), with the cash they leave."""
         self._sync()
-        _, _, lays = self._next_lays(company, done)
-        return [describe(self._eng.t, a) for a in lays]
+        return self._next_lays(company, done)[2]
 
     def next_lay_revenues(self, company: str, vehicles: list[str], done=()) -> list[int]:
         """`route_revenue(company, vehicles, done + [lay])` for each lay of
@@ -243,29 +240,27 @@ class WhatIf:
         if not vehicles:
             return [0] * len(lays)
         return board.lay_revenues(company, eng.is_major(eng.t.company_index[company]), self._fleet(vehicles), ctx,
-                                  [(hex, tile, rotation) for _, hex, tile, rotation, _ in lays])[1]
+                                  [lay[:3] for lay in lays])[1]
 
-    def next_lay_revenues_each(self, company: str, vehicles: list[str], firsts: list[dict], done=(),
+    def next_lay_revenues_each(self, company: str, vehicles: list[str], firsts: list[tuple], done=(),
                                until_earning: bool = False) -> list[list[int]]:
-        """`next_lay_revenues(company, vehicles, done + [lay])` for each `lay_tile` action of
-        `firsts`, answered in one call to the core (a lookahead's whole level); with
-        `until_earning`, only up to the first answer that holds a revenue."""
+        """`next_lay_revenues(company, vehicles, done + [lay])` for each lay of `firsts`,
+        answered in one call to the core (a lookahead's whole level); with `until_earning`,
+        only up to the first answer that holds a revenue."""
         self._sync()
         eng = self._eng
         c = eng.t.company_index[company]
         board, ctx = self._changed(c, done)
         colours, discount = operating.lay_terms(eng, c)
         return board.next_lay_revenues(company, eng.is_major(c), self._fleet(vehicles), ctx,
-                                       [(lay["hex"], lay["tile"], lay["rotation"], lay["cost"])
-                                        for lay in _only(firsts, "lay_tile", "a tile lay")],
-                                       colours, _cash_after(eng, c, done), discount, until_earning)
+                                       list(firsts), colours, _cash_after(eng, c, done), discount, until_earning)
 
     def _next_lays(self, company: str, done) -> tuple:
-        """(board, revenue context) after the lays `done`, and the lay tuples after them."""
+        """(board, revenue context) after the lays `done`, and the lays after them."""
         eng = self._eng
         c = eng.t.company_index[company]
         board, ctx = self._changed(c, done)
-        return board, ctx, operating.tile_lays_on(eng, c, board, _cash_after(eng, c, done))
+        return board, ctx, [lay[1:] for lay in operating.tile_lays_on(eng, c, board, _cash_after(eng, c, done))]
 
     def map_key(self) -> bytes:
         """The map (tiles, rotations, stations and their kinds) and the phase as bytes:
@@ -318,14 +313,19 @@ class WhatIf:
         return ctx
 
     def _changed(self, c: int, changes, ctx=None) -> tuple:
-        """(board, revenue context) of company c with `changes` applied to copies; the
-        context is `ctx`, or by default `_context_of(c)`."""
+        """(board, revenue context) of company c with `changes` (lay tuples or action
+        dicts) applied to copies; the context is `ctx`, or by default `_context_of(c)`."""
         eng = self._eng
         board = eng.board
         if ctx is None:
             ctx = self._context_of(c)
         copied = own_ctx = False
         for change in changes:
+            if type(change) is tuple:  # a lay
+                if not copied:
+                    board, copied = board.clone(), True
+                board.lay_tile(change[0], change[1], change[2])
+                continue
             kind = change["type"]
             if kind == "place_market_marker":
                 if not own_ctx:  # a copy of its own (the constructor copies the dicts)
@@ -345,17 +345,9 @@ class WhatIf:
         return board, ctx
 
 
-def _only(actions: list[dict], kind: str, what: str) -> list[dict]:
-    """`actions`, each checked to be of type `kind` (a ValueError names the first that is not)."""
-    for action in actions:
-        if action["type"] != kind:
-            raise ValueError(f"not {what}: {action!r}")
-    return actions
-
-
 def _cash_after(eng, c: int, done) -> int:
     """Company c's cash after paying for the lays `done`."""
     cash = eng.co_cash[c]
     for lay in done:  # a loop: a generator would be a closure, which cpdef methods cannot hold
-        cash -= lay["cost"]
+        cash -= lay[3]
     return cash

@@ -12,7 +12,8 @@ import numpy as np
 
 from policies import operating_play as op
 from policies.auction import ValueBidder, ValueParams
-from policies.base import AUCTION_DECISIONS, register
+from menorca_sim.core.codes import MOVE_WIDTH
+from policies.base import AUCTION_DECISIONS, index_of, register
 from policies.choice import TEMPERATURE, Chooser
 from policies.spec import bind, parse_args
 from policies.stock_play import stock_turn
@@ -63,9 +64,13 @@ PRESETS = {
                                           horizon=6, vehicle_timing=1.5, upgrade_ships=1.5, premium=-0.2),
 }
 
-_OPERATING = {
+# the decisions it makes on the legal actions as ints (the ones with many choices: a
+# hundred tile lays, a dozen station sites), and those it makes on their dicts
+_BY_CODE = {
     "lay_tile": op.lay_tile,
     "place_station": op.place_station,
+}
+_OPERATING = {
     "buy_vehicles": op.buy_vehicle,
     "dividend": op.dividend,
     "company_sells": op.company_sells,
@@ -88,16 +93,30 @@ class Heuristic:
         self.auction_strategy = self.auction.name
         self.cache = DecisionCache()
 
+    reads_codes = True  # the play loop calls act_code
+
     def act(self, game, legal: list[dict]) -> dict:
-        if len(legal) == 1:
-            return legal[0]
+        """Its choice among `legal` (`game.legal_actions()`, in its order)."""
+        return legal[self.act_code(game)]
+
+    def act_code(self, game) -> int:
+        """The index of its choice in `game.legal_codes()`."""
+        codes = game.legal_codes()
+        if len(codes) == MOVE_WIDTH:
+            return 0
         self.cache.begin()
         decision = game.decision()
+        by_code = _BY_CODE.get(decision)
+        if by_code is not None:
+            return by_code(game, codes, self.params, self.cache, self.chooser)
+        legal = game.legal_actions()
         if decision in AUCTION_DECISIONS:
-            return self.auction.act(game, legal)
-        if decision == "stock_turn":
-            return stock_turn(game, legal, self.seat, self.params, self.cache, self.chooser)
-        return _OPERATING[decision](game, legal, self.params, self.cache, self.chooser)
+            action = self.auction.act(game, legal)
+        elif decision == "stock_turn":
+            action = stock_turn(game, legal, self.seat, self.params, self.cache, self.chooser)
+        else:
+            action = _OPERATING[decision](game, legal, self.params, self.cache, self.chooser)
+        return index_of(legal, action)
 
 
 def _factory(preset: str):

@@ -4,7 +4,7 @@ the certificate with the best expected yield, keeping a cash reserve against for
 vehicle purchases of the companies it directs."""
 from __future__ import annotations
 
-from policies import game_view as view
+from policies.base import find_action
 from policies.choice import YIELD_SCALE, Chooser
 from policies.operating_play import earns_within
 from policies.valuation import DecisionCache, vehicle_shortfall
@@ -15,7 +15,7 @@ def company_score(game, company: str, info: dict, seat: int, params) -> float:
     a company whose revenue reaches its price moves right when it pays; one without
     revenue moves left. Its director's own companies get the concentration bonus."""
     price = max(info["price"], 1)
-    revenue = view.route_revenue(game, company, info["vehicles"])
+    revenue = game.route_revenue(company, info["vehicles"])
     unit = game.ruleset.operating.dividend_unit
     score = revenue / unit / price
     if revenue >= price:
@@ -31,7 +31,7 @@ def failing(game, company: str, info: dict, params) -> bool:
     """Its price fell below `sell_drop` of its par, or it earns nothing and cannot buy a vehicle."""
     if info["price"] < info["par"] * params.sell_drop:
         return True
-    return view.route_revenue(game, company, info["vehicles"]) == 0 and vehicle_shortfall(game, company, info) > 0
+    return game.route_revenue(company, info["vehicles"]) == 0 and vehicle_shortfall(game, company, info) > 0
 
 
 def reserve(game, seat: int, params, cache: DecisionCache) -> int:
@@ -45,7 +45,7 @@ def stock_turn(game, legal: list[dict], seat: int, params, cache: DecisionCache,
     me = cache.player(game, seat)
     companies = cache.companies(game)
     sells = [a for a in legal if a["type"] == "sell_cert"]
-    done = view.find_action(legal, "pass", "end_turn", last=True)
+    done = find_action(legal, "pass", "end_turn", last=True)
     if sells and (done is None or me["certs"] > _cert_limit(game)):  # over the limit: the worst company
         scored = [(_score(game, c, companies, seat, params, cache), i)
                   for i, c in enumerate([a["company"] for a in sells])]
@@ -141,8 +141,8 @@ def _has_prospects(game, start: dict, depth: int) -> bool:
     """Would the started company earn with a vehicle on sale, on the map as it is or
     after at most `depth` lays? (Asked every stock turn: remembered per map state.)"""
     company = start["company"]
-    key = (game.ruleset.sha256, company, start["par"], depth, view.map_key(game),
-           tuple(view.for_sale(game, company)))
+    key = (game.ruleset.sha256, company, start["par"], depth, game.map_key(),
+           tuple(game.vehicles_for_sale(company)))
     if key not in _PROSPECTS:
         if len(_PROSPECTS) >= _PROSPECTS_SIZE:
             _PROSPECTS.clear()
@@ -154,5 +154,5 @@ def _search_prospects(game, start: dict, depth: int) -> bool:
     trial = game.clone()
     trial.apply(start)
     company = start["company"]
-    fleet = sorted(set(view.for_sale(trial, company)))
+    fleet = sorted(set(trial.vehicles_for_sale(company)))
     return earns_within(trial, company, fleet, depth, DecisionCache())
