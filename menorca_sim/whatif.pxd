@@ -1,19 +1,32 @@
 # Compiled declarations of whatif.py (augmenting .pxd: whatif.py stays the plain Python
 # reference). Extension types: the players ask a WhatIf hundreds of questions per game.
+cimport cython
+
 from menorca_sim.core.codes cimport AB_REVENUE_BONUS
 from menorca_sim.core.engine cimport Engine
 
 cdef class RevenueMemo:
     cdef dict _numbers  # revenue key -> its number
-    cdef long _next  # the number the next new key gets
-    cdef dict _revenues  # (key number, fleet) -> route revenue
+    cdef long long _next  # the number the next new key gets
     cdef dict _contexts  # (company index, revenue key but its map part) -> RevenueContext
+    # the revenues' table, SLOTS slots (open addressing, linear probing)
+    cdef long long[::1] _number_at  # [slot] the key number of the revenue there, -1: an empty slot
+    cdef long long[::1] _fleet_at  # [slot] the code of its fleet (WhatIf._fleet_code)
+    cdef long long[::1] _revenue_at  # [slot] the revenue
+    cdef Py_ssize_t _count  # slots filled
 
-    cpdef object number(self, tuple key)
-    cpdef object get(self, object number, tuple fleet)
-    cpdef object put(self, object number, tuple fleet, object revenue)
+    cpdef long long number(self, tuple key)
+    @cython.locals(h=cython.ulonglong, slot=Py_ssize_t)
+    cdef Py_ssize_t _slot(self, long long number, long long fleet)
+    @cython.locals(slot=Py_ssize_t)
+    cpdef long long get(self, long long number, long long fleet)
+    @cython.locals(slot=Py_ssize_t)
+    cpdef void put(self, long long number, long long fleet, long long revenue)
     cpdef object context(self, tuple key)
     cpdef object put_context(self, tuple key, object ctx)
+
+cdef Py_ssize_t MEMO_MAX, SLOT_BITS, SLOTS
+cdef unsigned long long MASK64, HASH_A, HASH_B
 
 cdef class WhatIf:
     cdef Engine _eng  # the game's state asked about (read, never changed)
@@ -21,6 +34,8 @@ cdef class WhatIf:
     cdef readonly RevenueMemo _revenues  # route revenues by revenue key and fleet (shared by copies of the game)
     cdef readonly frozenset _ship_ids  # ids of the vehicles that are ships
     cdef readonly dict _searched  # vehicle id -> (id, kind, range): what a route search takes
+    cdef readonly dict _vehicle_index  # vehicle id -> its index in the ruleset's order
+    cdef readonly int _code_bits  # bits per vehicle type in a fleet's code (_fleet_code)
     cdef readonly tuple _map_key  # ((board version, phase), map_key()) last asked
     cdef tuple _own_keys  # (Engine.revenue_version, {company index: own part of its revenue key})
     cdef object _revenue_state  # (board version, Engine.revenue_version) the caches below hold answers of
@@ -46,8 +61,11 @@ cdef class WhatIf:
     cpdef object map_key(self)
     cpdef object revenue_key(self, object company)
     cpdef list _fleet(self, object vehicles)
+    @cython.locals(total=cython.longlong, revenue=cython.longlong, code=cython.longlong, part_code=cython.longlong)
     cpdef object _remembered_revenue(self, str company, tuple fleet)
     cpdef object _key_number(self, int c, str company)
+    @cython.locals(bits=cython.int, i=cython.int, one=cython.longlong, code=cython.longlong)
+    cpdef long long _fleet_code(self, object fleet)
     cpdef object _remember(self, int c, str company, tuple fleet, object revenue)
     cpdef object _context_of(self, int c)
     cpdef tuple _changed(self, int c, object changes, object ctx=*)

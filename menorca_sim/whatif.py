@@ -9,6 +9,7 @@ read it from the legal actions' ints; `Game` (the state API) forwards its revenu
 with lays as action dicts, to its `WhatIf`."""
 from __future__ import annotations
 
+from array import array
 from typing import Sequence
 
 import cython
@@ -23,17 +24,21 @@ if not cython.compiled:  # compiled, whatif.pxd cimports them
 
 @cython.cclass
 class RevenueMemo:
-    """Route revenues by (company index and its revenue key, fleet), and the revenue
-    context of each such key but its map part. Keys are numbered (a small int hashes
-    faster than the map's bytes), never twice with one number; all is dropped at
-    `MEMO_MAX` revenues, so that a game's memo stays small. Compiled as an extension
-    type: the Game asks it a few hundred times per game."""
+    """Route revenues by (the number of a company's revenue key, the code of a fleet) in a
+    table of C arrays (open addressing by a 64-bit hash of the two), and the revenue
+    context of each revenue key but its map part. The two ints are the full key and
+    every hit compares both, so no collision can return another key's revenue. Keys are
+    numbered (a small int hashes faster than the map's bytes), never twice with one
+    number; all is dropped at `MEMO_MAX` revenues, so that a game's memo stays small."""
 
     def __init__(self) -> None:
         self._numbers = {}
         self._next = 0
-        self._revenues = {}
         self._contexts = {}
+        self._number_at = array("q", [-1]) * SLOTS
+        self._fleet_at = array("q", [0]) * SLOTS
+        self._revenue_at = array("q", [0]) * SLOTS
+        self._count = 0
 
     def number(self, key: tuple) -> int:
         number = self._numbers.get(key)
@@ -42,15 +47,36 @@ class RevenueMemo:
             self._next += 1
         return number
 
-    def get(self, number: int, fleet: tuple) -> int | None:
-        return self._revenues.get((number, fleet))
+    def _slot(self, number: int, fleet: int) -> int:
+        """The slot where (number, fleet) is, or the empty slot where it would go."""
+        h: cython.ulonglong = ((cython.cast(cython.ulonglong, number) * HASH_A) ^ cython.cast(cython.ulonglong, fleet)) & MASK64
+        slot: cython.Py_ssize_t = ((h * HASH_B) & MASK64) >> (64 - SLOT_BITS)
+        while self._number_at[slot] >= 0 and (self._number_at[slot] != number or self._fleet_at[slot] != fleet):
+            slot = (slot + 1) & (SLOTS - 1)
+        return slot
 
-    def put(self, number: int, fleet: tuple, revenue: int) -> None:
-        if len(self._revenues) >= MEMO_MAX:
-            self._revenues.clear()
+    def get(self, number: int, fleet: int) -> int:
+        """The revenue of fleet code `fleet` under key `number`, -1 if not remembered
+        (a revenue is never negative; nor is a fleet's code: see `WhatIf._fleet_code`)."""
+        if fleet < 0:
+            return -1
+        slot: cython.Py_ssize_t = self._slot(number, fleet)
+        return self._revenue_at[slot] if self._number_at[slot] >= 0 else -1
+
+    def put(self, number: int, fleet: int, revenue: int) -> None:
+        if fleet < 0:  # a fleet without a code: not remembered
+            return
+        if self._count >= MEMO_MAX:
+            self._number_at = array("q", [-1]) * SLOTS
+            self._count = 0
             self._numbers.clear()
             self._contexts.clear()
-        self._revenues[(number, fleet)] = revenue
+        slot: cython.Py_ssize_t = self._slot(number, fleet)
+        if self._number_at[slot] < 0:
+            self._count += 1
+        self._number_at[slot] = number
+        self._fleet_at[slot] = fleet
+        self._revenue_at[slot] = revenue
 
     def context(self, key: tuple) -> RevenueContext | None:
         return self._contexts.get(key)
@@ -60,6 +86,11 @@ class RevenueMemo:
 
 
 MEMO_MAX = 20000  # revenues a RevenueMemo holds at most
+SLOT_BITS = 15  # a RevenueMemo's table has 2 ** SLOT_BITS slots: at most 61 % full
+SLOTS = 1 << SLOT_BITS
+MASK64 = (1 << 64) - 1  # the hash's arithmetic is modulo 2 ** 64 (in C as in Python)
+HASH_A = 0x9E3779B97F4A7C15  # odd multipliers that spread the key's bits (splitmix64's)
+HASH_B = 0xBF58476D1CE4E5B9
 
 
 @cython.cclass
@@ -75,9 +106,12 @@ class WhatIf:
             self._revenues = RevenueMemo()
             self._ship_ids = frozenset(v for v, spec in vehicles.items() if spec.kind == "ship")
             self._searched = {v: (v, spec.kind, spec.range) for v, spec in vehicles.items()}  # see _fleet
+            self._vehicle_index = {v: i for i, v in enumerate(vehicles)}  # see _fleet_code
+            self._code_bits = 63 // len(vehicles)
             self._map_key: tuple = (None, None)  # (board version and phase, map_key()) last asked
         else:
             self._revenues, self._ship_ids, self._searched = shared._revenues, shared._ship_ids, shared._searched
+            self._vehicle_index, self._code_bits = shared._vehicle_index, shared._code_bits
             self._map_key = shared._map_key
         # (Engine.revenue_version, {company index: its own part of revenue_key}) last asked
         self._own_keys: tuple = (None, {})
@@ -151,26 +185,44 @@ class WhatIf:
         eng = self._eng
         c = eng.t.company_index[company]
         number = self._key_number(c, company)
-        # remembered under the fleet as asked (any order of its vehicles names the same
+        # remembered under the fleet's code (any order of its vehicles names the same
         # revenue), and, to be reused by other fleets, its ships' and its carts' apart:
         # they never share track, so the fleet earns the sum (the core searches them apart too)
         memo = self._revenues
-        total = memo.get(number, fleet)
-        if total is None:
+        code = self._fleet_code(fleet)
+        total = memo.get(number, code)
+        if total < 0:
             ship_ids = self._ship_ids
             ships = [v for v in fleet if v in ship_ids]
             carts = [v for v in fleet if v not in ship_ids]
             total = 0
-            for part in (tuple(sorted(ships)), tuple(sorted(carts))):
+            for part in (ships, carts):
                 if part:
-                    revenue = memo.get(number, part)
-                    if revenue is None:
+                    part_code = self._fleet_code(part)
+                    revenue = memo.get(number, part_code)
+                    if revenue < 0:
+                        part.sort()
                         revenue = eng.board.best_revenue(company, eng.is_major(c), self._fleet(part),
                                                          self._context_of(c))
-                        memo.put(number, part, revenue)
+                        memo.put(number, part_code, revenue)
                     total += revenue
-            memo.put(number, fleet, total)
+            memo.put(number, code, total)
         return total
+
+    def _fleet_code(self, fleet) -> int:
+        """The fleet as one int below 2 ** 63: per vehicle type (in the ruleset's order),
+        its count in `_code_bits` bits (63 // the types), so equal codes name equal fleets
+        whatever their order; -1 for a fleet too large for that (never remembered)."""
+        bits = self._code_bits
+        if len(fleet) >= 1 << bits:
+            return -1
+        index = self._vehicle_index
+        one = 1
+        code = 0
+        for v in fleet:
+            i = index[v]
+            code += one << (bits * i)
+        return code
 
     def _key_number(self, c: int, company: str) -> int:
         """The memo's number of company c's `revenue_key` now (the key kept in `_keys`)."""
@@ -198,7 +250,7 @@ class WhatIf:
     def _remember(self, c: int, company: str, fleet: tuple, revenue: int) -> None:
         """`route_revenue(company, fleet)` on the map as it is, searched on the way."""
         self._asked[(company, fleet)] = revenue
-        self._revenues.put(self._key_number(c, company), fleet, revenue)
+        self._revenues.put(self._key_number(c, company), self._fleet_code(fleet), revenue)
 
     def station_revenues(self, company: str, vehicles: list[str], nodes: list[str]) -> list[int]:
         """`route_revenue(company, vehicles, [station])` for a station of its own on each
