@@ -292,7 +292,7 @@ class Game:
         eng = self._eng
         if not self._bank_checked:  # once per state
             self._bank_checked = True
-            bank = (eng.phase, tuple(eng.vehicles_left))  # all the bank's offer depends on
+            bank = (eng.phase, bytes(eng.vehicles_left))  # all the bank's offer depends on (bytes: a copy at C speed)
             if bank != self._bank:
                 self._bank, self._for_sale = bank, {}
         ids = self._for_sale.get(company)

@@ -9,23 +9,28 @@ cdef class RevenueMemo:
     cdef dict _numbers  # revenue key -> its number
     cdef long long _next  # the number the next new key gets
     cdef dict _contexts  # (company index, revenue key but its map part) -> RevenueContext
-    # the revenues' table, SLOTS slots (open addressing, linear probing)
+    # the revenues' table: 2 ** _bits slots (open addressing, linear probing)
+    cdef int _bits  # log2 of the slots
     cdef long long[::1] _number_at  # [slot] the key number of the revenue there, -1: an empty slot
     cdef long long[::1] _fleet_at  # [slot] the code of its fleet (WhatIf._fleet_code)
     cdef long long[::1] _revenue_at  # [slot] the revenue
     cdef Py_ssize_t _count  # slots filled
 
     cpdef long long number(self, tuple key)
-    @cython.locals(h=cython.ulonglong, slot=Py_ssize_t)
+    cdef void _allocate(self, int bits)
+    @cython.locals(h=cython.ulonglong, slot=Py_ssize_t, mask=Py_ssize_t)
     cdef Py_ssize_t _slot(self, long long number, long long fleet)
     @cython.locals(slot=Py_ssize_t)
     cpdef long long get(self, long long number, long long fleet)
     @cython.locals(slot=Py_ssize_t)
     cpdef void put(self, long long number, long long fleet, long long revenue)
+    @cython.locals(numbers="long long[::1]", fleets="long long[::1]", revenues="long long[::1]", slot=Py_ssize_t)
+    cdef void _grow(self)
     cpdef object context(self, tuple key)
     cpdef object put_context(self, tuple key, object ctx)
 
-cdef Py_ssize_t MEMO_MAX, SLOT_BITS, SLOTS
+cdef Py_ssize_t MEMO_MAX
+cdef int FIRST_BITS
 cdef unsigned long long MASK64, HASH_A, HASH_B
 
 cdef class WhatIf:
@@ -38,13 +43,15 @@ cdef class WhatIf:
     cdef readonly int _code_bits  # bits per vehicle type in a fleet's code (_fleet_code)
     cdef readonly tuple _map_key  # ((board version, phase), map_key()) last asked
     cdef tuple _own_keys  # (Engine.revenue_version, {company index: own part of its revenue key})
-    cdef object _revenue_state  # (board version, Engine.revenue_version) the caches below hold answers of
+    cdef long long _board_version  # the board's version the caches below hold answers of (-1: none yet)
+    cdef long long _revenue_version  # and Engine.revenue_version
     cdef dict _contexts  # company index -> its RevenueContext in this revenue state
     cdef dict _asked  # (company, fleet) -> route revenue asked in this revenue state
     cdef dict _key_numbers  # company index -> the memo's number of its revenue key
     cdef dict _keys  # company index -> its revenue key
     cdef object _key_common  # the part of every company's revenue key, None before asked
 
+    @cython.locals(board_version=cython.longlong)
     cpdef void _sync(self)
     # the questions (cpdef: the Game forwards them without a Python call)
     cpdef dict asked(self)

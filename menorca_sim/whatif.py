@@ -29,15 +29,21 @@ class RevenueMemo:
     context of each revenue key but its map part. The two ints are the full key and
     every hit compares both, so no collision can return another key's revenue. Keys are
     numbered (a small int hashes faster than the map's bytes), never twice with one
-    number; all is dropped at `MEMO_MAX` revenues, so that a game's memo stays small."""
+    number; the table doubles when it is half full, and all is dropped at `MEMO_MAX`
+    revenues, so that a game's memo stays small."""
 
     def __init__(self) -> None:
         self._numbers = {}
         self._next = 0
         self._contexts = {}
-        self._number_at = array("q", [-1]) * SLOTS
-        self._fleet_at = array("q", [0]) * SLOTS
-        self._revenue_at = array("q", [0]) * SLOTS
+        self._allocate(FIRST_BITS)
+
+    def _allocate(self, bits: int) -> None:
+        """An empty table of 2 ** bits slots."""
+        self._bits = bits
+        self._number_at = array("q", [-1]) * (1 << bits)
+        self._fleet_at = array("q", [0]) * (1 << bits)
+        self._revenue_at = array("q", [0]) * (1 << bits)
         self._count = 0
 
     def number(self, key: tuple) -> int:
@@ -49,10 +55,11 @@ class RevenueMemo:
 
     def _slot(self, number: int, fleet: int) -> int:
         """The slot where (number, fleet) is, or the empty slot where it would go."""
-        h: cython.ulonglong = ((cython.cast(cython.ulonglong, number) * HASH_A) ^ cython.cast(cython.ulonglong, fleet)) & MASK64
-        slot: cython.Py_ssize_t = ((h * HASH_B) & MASK64) >> (64 - SLOT_BITS)
+        h = ((cython.cast(cython.ulonglong, number) * HASH_A) ^ cython.cast(cython.ulonglong, fleet)) & MASK64
+        slot = ((h * HASH_B) & MASK64) >> (64 - self._bits)
+        mask = (1 << self._bits) - 1
         while self._number_at[slot] >= 0 and (self._number_at[slot] != number or self._fleet_at[slot] != fleet):
-            slot = (slot + 1) & (SLOTS - 1)
+            slot = (slot + 1) & mask
         return slot
 
     def get(self, number: int, fleet: int) -> int:
@@ -60,23 +67,32 @@ class RevenueMemo:
         (a revenue is never negative; nor is a fleet's code: see `WhatIf._fleet_code`)."""
         if fleet < 0:
             return -1
-        slot: cython.Py_ssize_t = self._slot(number, fleet)
+        slot = self._slot(number, fleet)
         return self._revenue_at[slot] if self._number_at[slot] >= 0 else -1
 
     def put(self, number: int, fleet: int, revenue: int) -> None:
         if fleet < 0:  # a fleet without a code: not remembered
             return
         if self._count >= MEMO_MAX:
-            self._number_at = array("q", [-1]) * SLOTS
-            self._count = 0
+            self._allocate(FIRST_BITS)
             self._numbers.clear()
             self._contexts.clear()
-        slot: cython.Py_ssize_t = self._slot(number, fleet)
+        elif 2 * (self._count + 1) > 1 << self._bits:
+            self._grow()
+        slot = self._slot(number, fleet)
         if self._number_at[slot] < 0:
             self._count += 1
         self._number_at[slot] = number
         self._fleet_at[slot] = fleet
         self._revenue_at[slot] = revenue
+
+    def _grow(self) -> None:
+        """Twice the slots, with every revenue put again."""
+        numbers, fleets, revenues = self._number_at, self._fleet_at, self._revenue_at
+        self._allocate(self._bits + 1)
+        for slot in range(len(numbers)):
+            if numbers[slot] >= 0:
+                self.put(numbers[slot], fleets[slot], revenues[slot])
 
     def context(self, key: tuple) -> RevenueContext | None:
         return self._contexts.get(key)
@@ -86,8 +102,7 @@ class RevenueMemo:
 
 
 MEMO_MAX = 20000  # revenues a RevenueMemo holds at most
-SLOT_BITS = 15  # a RevenueMemo's table has 2 ** SLOT_BITS slots: at most 61 % full
-SLOTS = 1 << SLOT_BITS
+FIRST_BITS = 10  # a new RevenueMemo's table has 2 ** FIRST_BITS slots
 MASK64 = (1 << 64) - 1  # the hash's arithmetic is modulo 2 ** 64 (in C as in Python)
 HASH_A = 0x9E3779B97F4A7C15  # odd multipliers that spread the key's bits (splitmix64's)
 HASH_B = 0xBF58476D1CE4E5B9
@@ -115,16 +130,17 @@ class WhatIf:
             self._map_key = shared._map_key
         # (Engine.revenue_version, {company index: its own part of revenue_key}) last asked
         self._own_keys: tuple = (None, {})
-        self._revenue_state = None  # (board version, Engine.revenue_version) of the revenues asked
+        self._board_version = -1  # the board's version and Engine.revenue_version of the revenues asked
+        self._revenue_version = -1
         self._sync()
 
     def _sync(self) -> None:
         """Drop what was asked of an earlier state once the map or anything else route
         revenues depend on has changed (a stock round's turns change neither)."""
         eng = self._eng
-        state = (eng.board.version, eng.revenue_version)
-        if state != self._revenue_state:
-            self._revenue_state = state
+        board_version = eng.board.version
+        if board_version != self._board_version or eng.revenue_version != self._revenue_version:
+            self._board_version, self._revenue_version = board_version, eng.revenue_version
             self._contexts: dict = {}  # company index -> its RevenueContext (see _context_of)
             self._asked: dict = {}  # (company, fleet) -> route revenue, as asked
             self._key_numbers: dict = {}  # company index -> the memo's number of its revenue key
