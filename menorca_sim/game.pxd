@@ -4,6 +4,8 @@
 # through Python (every decision asks a Game dozens of questions); `_eng` is typed, so
 # reading the engine's fields and calling its methods skips the attribute lookups. Every
 # field stays readable and writable from Python.
+cimport cython
+
 from menorca_sim.core.codes cimport LAY_TILE, MOVE_WIDTH, PAYOUT, POOL, TREASURY, WITHHOLD
 from menorca_sim.core.engine cimport Engine
 from menorca_sim.whatif cimport WhatIf
@@ -26,6 +28,9 @@ cdef class Game:
     cdef public list _history  # the internal actions applied, in order (see fingerprint)
     cdef public WhatIf _whatif  # answers the players' what-if revenue questions about this state
 
+    cpdef int legal_count(self) except -1
+    @cython.locals(codes="int[::1]", i=int)
+    cpdef list legal_moves(self, int kind)
     cpdef tuple _actor(self)
     cpdef void _forget_state(self)
     cpdef list _legal_dicts(self)

@@ -125,13 +125,21 @@ class Game:
         `apply_code(i)` applies action i without building any dict."""
         return self._eng.legal_codes()
 
+    def legal_count(self) -> int:
+        """How many legal actions there are (`len(legal_actions())`, without building them)."""
+        return self._eng.build_moves()
+
     def legal_moves(self, kind: int) -> list[tuple]:
         """(i, action) of each legal action i of `kind` (codes.py), in order: the action as
         the core's tuple (actions.py: the kind, then table indices and amounts, a lay's hex
         and tile and a station's node by name), for players that read ints."""
         eng = self._eng
         codes = eng.legal_codes()
-        return [(i, eng.legal_action(i)) for i in range(eng.n_moves) if codes[i * MOVE_WIDTH] == kind]
+        moves = []
+        for i in range(eng.n_moves):
+            if codes[i * MOVE_WIDTH] == kind:
+                moves.append((i, eng.legal_action(i)))
+        return moves
 
     def apply(self, action: dict) -> None:
         self._apply_move(self._index(self._legal_dicts(), action), action)

@@ -12,7 +12,6 @@ from typing import Callable, Protocol
 
 import numpy as np
 
-from menorca_sim.core.codes import MOVE_WIDTH
 from policies.errors import PolicyError, PolicyFailure
 from policies.spec import Call, parse_args, split_spec
 
@@ -164,7 +163,7 @@ class Checked:
             i = self.policy.act_code(game)
         except Exception as exc:
             raise PolicyFailure(self._where(game) + f" raised {_one_line(exc)}") from exc
-        if type(i) is not int or not 0 <= i < len(game.legal_codes()) // MOVE_WIDTH:
+        if type(i) is not int or not 0 <= i < game.legal_count():
             raise PolicyFailure(self._where(game) + f" chose an illegal action index {i!r}")
         return i
 
@@ -187,16 +186,6 @@ def index_of(legal: list[dict], action: dict) -> int:
         if candidate is action:
             return i
     return legal.index(action)
-
-
-def find_code(codes, *kinds: int, last: bool = False) -> int:
-    """`find_action` on the legal actions as ints (`game.legal_codes()`): the index of the
-    first (or `last`) action of one of `kinds`, -1 if there is none."""
-    n = len(codes) // MOVE_WIDTH
-    for i in (range(n - 1, -1, -1) if last else range(n)):
-        if codes[i * MOVE_WIDTH] in kinds:
-            return i
-    return -1
 
 
 def _one_of(action: dict, legal: list[dict]) -> bool:

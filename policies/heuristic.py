@@ -12,7 +12,6 @@ import numpy as np
 
 from policies import operating_play as op
 from policies.auction import ValueBidder, ValueParams
-from menorca_sim.core.codes import MOVE_WIDTH
 from policies.base import AUCTION_DECISIONS, index_of, register
 from policies.choice import TEMPERATURE, Chooser
 from policies.spec import bind, parse_args
@@ -101,14 +100,13 @@ class Heuristic:
 
     def act_code(self, game) -> int:
         """The index of its choice in `game.legal_codes()`."""
-        codes = game.legal_codes()
-        if len(codes) == MOVE_WIDTH:
+        if game.legal_count() == 1:
             return 0
         self.cache.begin()
         decision = game.decision()
         by_code = _BY_CODE.get(decision)
         if by_code is not None:
-            return by_code(game, codes, self.params, self.cache, self.chooser)
+            return by_code(game, self.params, self.cache, self.chooser)
         legal = game.legal_actions()
         if decision in AUCTION_DECISIONS:
             action = self.auction.act(game, legal)

@@ -5,7 +5,7 @@ all candidate lays at once (the Game's what-if questions); no rule is re-impleme
 from __future__ import annotations
 
 from menorca_sim.core.codes import LAY_TILE, PLACE_STATION, SKIP
-from policies.base import find_action, find_code
+from policies.base import find_action
 from policies.choice import MONEY_SCALE, Chooser
 from policies.valuation import DecisionCache, surviving, vehicle_shortfall
 
@@ -26,13 +26,18 @@ def _skip(legal: list[dict]) -> dict:
     return last if last["type"] == "skip" else find_action(legal, "skip", last=True)
 
 
-def lay_tile(game, codes, params, cache: DecisionCache, chooser: Chooser) -> int:
+def _skip_index(game) -> int:
+    """The index of the skip among the legal actions (the engine lists it last)."""
+    return game.legal_moves(SKIP)[-1][0]
+
+
+def lay_tile(game, params, cache: DecisionCache, chooser: Chooser) -> int:
     """The lay whose revenue gain for the probe fleet best repays its cost. A company
     that earns nothing yet (a minor starting out) plans `lookahead` lays ahead: the
     first lay of the best sequence, or, if no sequence earns, the free lay that opens
     the most lays after it (extending its network); none if nothing helps. Read from the
-    legal actions as ints (`codes`); a lay is (hex, tile, rotation, cost), as the WhatIf
-    takes it."""
+    legal actions as ints (`Game.legal_moves`): a lay is (hex, tile, rotation, cost), as
+    the WhatIf takes it; the index of the chosen action is returned."""
     company, info = _company(game, cache)
     fleet = _probe_fleet(game, company, info["vehicles"])
     spare = info["cash"] - vehicle_shortfall(game, company, info)
@@ -46,7 +51,7 @@ def lay_tile(game, codes, params, cache: DecisionCache, chooser: Chooser) -> int
     ask = game.whatif
     revenues = ask.lay_revenues(company, fleet, lays)
     base = ask.route_revenue(company, fleet)
-    skip = find_code(codes, SKIP, last=True)
+    skip = _skip_index(game)
     best = _best_gain(chooser, [skip] + at,
                       [0.0] + [(revenue - base) * params.horizon - lay[3] for lay, revenue in zip(lays, revenues)])
     if best != skip or base > 0 or params.lookahead < 2:
@@ -105,14 +110,14 @@ def _earns_after(game, company: str, fleet: list[str], done: list[tuple], depth:
     return False
 
 
-def place_station(game, codes, params, cache: DecisionCache, chooser: Chooser) -> int:
+def place_station(game, params, cache: DecisionCache, chooser: Chooser) -> int:
     """The site where the probe fleet earns most, if that repays its cost in the horizon
     (read from the legal actions as ints: see `lay_tile`)."""
     company, info = _company(game, cache)
     fleet = _probe_fleet(game, company, info["vehicles"])
     spare = info["cash"] - vehicle_shortfall(game, company, info)
     sites = [(i, action[1], action[2]) for i, action in game.legal_moves(PLACE_STATION) if action[2] <= spare]
-    skip = find_code(codes, SKIP, last=True)
+    skip = _skip_index(game)
     if not sites:
         return skip
     ask = game.whatif
