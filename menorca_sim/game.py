@@ -125,6 +125,12 @@ class Game:
         `apply_code(i)` applies action i without building any dict."""
         return self._eng.legal_codes()
 
+    @property
+    def tables(self):
+        """The ruleset's tables the legal actions' ints index (`Tables`: company_ids,
+        vehicle_ids, legacy_ids, market, ...; read them, never change them)."""
+        return self._eng.t
+
     def legal_count(self) -> int:
         """How many legal actions there are (`len(legal_actions())`, without building them)."""
         return self._eng.build_moves()

@@ -63,8 +63,8 @@ PRESETS = {
                                           horizon=6, vehicle_timing=1.5, upgrade_ships=1.5, premium=-0.2),
 }
 
-# the decisions it makes on the legal actions as ints (the ones with many choices: a
-# hundred tile lays, a dozen station sites), and those it makes on their dicts
+# the company decisions it makes on the legal actions as ints (the ones with many
+# choices: a hundred tile lays, a dozen station sites), and those it makes on their dicts
 _BY_CODE = {
     "lay_tile": op.lay_tile,
     "place_station": op.place_station,
@@ -104,14 +104,14 @@ class Heuristic:
             return 0
         self.cache.begin()
         decision = game.decision()
+        if decision == "stock_turn":
+            return stock_turn(game, self.seat, self.params, self.cache, self.chooser)
         by_code = _BY_CODE.get(decision)
         if by_code is not None:
             return by_code(game, self.params, self.cache, self.chooser)
         legal = game.legal_actions()
         if decision in AUCTION_DECISIONS:
             action = self.auction.act(game, legal)
-        elif decision == "stock_turn":
-            action = stock_turn(game, legal, self.seat, self.params, self.cache, self.chooser)
         else:
             action = _OPERATING[decision](game, legal, self.params, self.cache, self.chooser)
         return index_of(legal, action)
