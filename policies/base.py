@@ -208,6 +208,13 @@ def find_action(legal: list[dict], *types: str, last: bool = False) -> dict | No
     return None
 
 
+def move_index(game, kind: int, last: bool = False) -> int:
+    """`find_action` on the legal actions as ints: the index of the first (or `last`)
+    legal action of `kind` (codes.py), -1 if there is none."""
+    moves = game.legal_moves(kind)
+    return moves[-1 if last else 0][0] if moves else -1
+
+
 def policy_names() -> list[str]:
     return sorted(_REGISTRY)
 

@@ -63,15 +63,15 @@ PRESETS = {
                                           horizon=6, vehicle_timing=1.5, upgrade_ships=1.5, premium=-0.2),
 }
 
-# the company decisions it makes on the legal actions as ints (the ones with many
-# choices: a hundred tile lays, a dozen station sites), and those it makes on their dicts
+# the company decisions it makes on the legal actions as ints (the frequent ones, and
+# those with many choices: a hundred tile lays), and those it makes on their dicts
 _BY_CODE = {
     "lay_tile": op.lay_tile,
     "place_station": op.place_station,
-}
-_OPERATING = {
     "buy_vehicles": op.buy_vehicle,
     "dividend": op.dividend,
+}
+_OPERATING = {
     "company_sells": op.company_sells,
     "company_buys_back": op.company_buys_back,
     "company_buys_legacy": op.company_buys_legacy,

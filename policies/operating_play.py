@@ -4,8 +4,8 @@ asked of the core's `best_routes` on a copy of the map, or of its `lay_revenues`
 all candidate lays at once (the Game's what-if questions); no rule is re-implemented here."""
 from __future__ import annotations
 
-from menorca_sim.core.codes import LAY_TILE, PLACE_STATION, SKIP
-from policies.base import find_action
+from menorca_sim.core.codes import BUY_VEHICLE, FORCED_BUY, LAY_TILE, PAYOUT, PLACE_STATION, SKIP, WITHHOLD
+from policies.base import find_action, move_index
 from policies.choice import MONEY_SCALE, Chooser
 from policies.valuation import DecisionCache, surviving, vehicle_shortfall
 
@@ -24,11 +24,6 @@ def _probe_fleet(game, company: str, fleet: list[str]) -> list[str]:
 def _skip(legal: list[dict]) -> dict:
     last = legal[-1]  # where the engine lists it: no call for the common case
     return last if last["type"] == "skip" else find_action(legal, "skip", last=True)
-
-
-def _skip_index(game) -> int:
-    """The index of the skip among the legal actions (the engine lists it last)."""
-    return game.legal_moves(SKIP)[-1][0]
 
 
 def lay_tile(game, params, cache: DecisionCache, chooser: Chooser) -> int:
@@ -51,7 +46,7 @@ def lay_tile(game, params, cache: DecisionCache, chooser: Chooser) -> int:
     ask = game.whatif
     revenues = ask.lay_revenues(company, fleet, lays)
     base = ask.route_revenue(company, fleet)
-    skip = _skip_index(game)
+    skip = move_index(game, SKIP, last=True)
     best = _best_gain(chooser, [skip] + at,
                       [0.0] + [(revenue - base) * params.horizon - lay[3] for lay, revenue in zip(lays, revenues)])
     if best != skip or base > 0 or params.lookahead < 2:
@@ -117,7 +112,7 @@ def place_station(game, params, cache: DecisionCache, chooser: Chooser) -> int:
     fleet = _probe_fleet(game, company, info["vehicles"])
     spare = info["cash"] - vehicle_shortfall(game, company, info)
     sites = [(i, action[1], action[2]) for i, action in game.legal_moves(PLACE_STATION) if action[2] <= spare]
-    skip = _skip_index(game)
+    skip = move_index(game, SKIP, last=True)
     if not sites:
         return skip
     ask = game.whatif
@@ -199,45 +194,53 @@ def phase_change_harm(game, company: str, params, cache: DecisionCache) -> float
     return harm
 
 
-def buy_vehicle(game, legal: list[dict], params, cache: DecisionCache, chooser: Chooser) -> dict:
+def buy_vehicle(game, params, cache: DecisionCache, chooser: Chooser) -> int:
     """The bank vehicle of the highest `purchase_value`, while that is positive; a
     company without vehicles buys the best it can; a forced purchase when offered.
-    Otherwise a company with idle cash upgrades (`upgrade`)."""
-    forced = find_action(legal, "forced_buy_vehicle")
-    if forced is not None:
+    Otherwise a company with idle cash upgrades (`upgrade`). Read from the legal actions
+    as ints (`Game.legal_moves`): the index of the chosen action."""
+    forced = move_index(game, FORCED_BUY)
+    if forced >= 0:
         return forced
     company, info = _company(game, cache)
     fleet = info["vehicles"]
-    choices = [(purchase_value(game, company, fleet, a["vehicle"], a.get("return"), a["price"], params, cache),
-                -a["price"], -i, a)
-               for i, a in enumerate(legal) if a["type"] == "buy_vehicle" and a["source"] == "bank"]
+    ids = game.tables.vehicle_ids
+    # (value, -price, -index, (index, vehicle, vehicle returned or None, price)) of each bank purchase
+    choices = []
+    for i, action in game.legal_moves(BUY_VEHICLE):
+        if action[2] < 0:  # from the bank
+            purchase = (i, ids[action[1]], ids[action[4]] if action[4] >= 0 else None, action[3])
+            choices.append((purchase_value(game, company, fleet, purchase[1], purchase[2], purchase[3], params,
+                                           cache), -purchase[3], -i, purchase))
     if not choices:
-        return _skip(legal) if fleet else legal[0]
+        return move_index(game, SKIP, last=True) if fleet else 0
     by_price = sorted(choices, key=lambda c: (-c[1], -c[2]))  # on equal value the cheaper, then the first
     best = by_price[chooser.pick([c[0] for c in by_price], MONEY_SCALE)]
     if best[0] > 0 or not fleet:
-        return best[3]
-    return upgrade(game, company, info, choices, params) or _skip(legal)
+        return best[3][0]
+    chosen = upgrade(game, info, choices, params)
+    return chosen if chosen >= 0 else move_index(game, SKIP, last=True)
 
 
-def upgrade(game, company: str, info: dict, choices: list[tuple], params) -> dict | None:
+def upgrade(game, info: dict, choices: list[tuple], params) -> int:
     """The newest ship on sale, bought with cash the company cannot otherwise put to
     work (in a free slot, or in place of an older ship): only while it keeps
     `upgrade_ships` × the price in its treasury and the purchase costs it no revenue
     (other companies' losses from a phase it starts included, as in `purchase_value`).
     Newer ships outlast the old ones, and selling out a tier moves the game on to the
     phases with better tiles and longer ships, which a company with a full network and
-    idle cash can only gain from."""
+    idle cash can only gain from. The index of the purchase (`buy_vehicle`'s `choices`),
+    -1 for none."""
     rs = game.ruleset
     tier = rs.tier_index  # vehicle -> its phase's index
-    ships = [c for c in choices if rs.vehicles[c[3]["vehicle"]].kind != "cart"
-             and info["cash"] >= (1 + params.upgrade_ships) * c[3]["price"]
-             and (c[3].get("return") is None or tier[c[3]["return"]] < tier[c[3]["vehicle"]])]
+    ships = [c for c in choices if rs.vehicles[c[3][1]].kind != "cart"
+             and info["cash"] >= (1 + params.upgrade_ships) * c[3][3]
+             and (c[3][2] is None or tier[c[3][2]] < tier[c[3][1]])]
     if not ships:
-        return None
-    newest = max(tier[c[3]["vehicle"]] for c in ships)
-    value, _, _, action = max((c for c in ships if tier[c[3]["vehicle"]] == newest), key=lambda c: c[:3])
-    return action if value + action["price"] >= 0 else None
+        return -1
+    newest = max(tier[c[3][1]] for c in ships)
+    value, _, _, purchase = max((c for c in ships if tier[c[3][1]] == newest), key=lambda c: c[:3])
+    return purchase[0] if value + purchase[3] >= 0 else -1
 
 
 def _investments(game, company: str, fleet: list[str]) -> list[tuple[str, str | None, int]]:
@@ -274,15 +277,15 @@ def investment_need(game, company: str, info: dict, params, cache: DecisionCache
     return max(0, price - info["cash"])
 
 
-def dividend(game, legal: list[dict], params, cache: DecisionCache, chooser: Chooser) -> dict:
+def dividend(game, params, cache: DecisionCache, chooser: Chooser) -> int:
     """`always` pays. `market` withholds when the company lacks cash to keep a running
     vehicle through the next phase, or when withholding pays for a vehicle worth buying
     that it cannot afford now; otherwise it pays (moving right when the revenue reaches
     the market value). `growth` also withholds to save towards such a vehicle whenever
-    paying would not move the price right anyway."""
+    paying would not move the price right anyway. (The index of the choice among the legal
+    actions.)"""
     company, info = _company(game, cache)
-    payout = find_action(legal, "payout")
-    withhold = find_action(legal, "withhold")
+    payout, withhold = move_index(game, PAYOUT), move_index(game, WITHHOLD)
     if params.payout == "always":
         return payout
     if vehicle_shortfall(game, company, info) > 0:

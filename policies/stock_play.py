@@ -5,6 +5,7 @@ vehicle purchases of the companies it directs."""
 from __future__ import annotations
 
 from menorca_sim.core.codes import BUY_CERT, END_TURN, SELL_CERT, SOURCE_TREASURY, SR_PASS, START_COMPANY
+from policies.base import move_index
 from policies.choice import YIELD_SCALE, Chooser
 from policies.operating_play import earns_within
 from policies.valuation import DecisionCache, vehicle_shortfall
@@ -47,7 +48,7 @@ def stock_turn(game, seat: int, params, cache: DecisionCache, chooser: Chooser) 
     me = cache.player(game, seat)
     companies = cache.companies(game)
     sells = [(i, ids[action[1]]) for i, action in game.legal_moves(SELL_CERT)]
-    done = max(_last(game, SR_PASS), _last(game, END_TURN))  # -1: it may not stop
+    done = max(move_index(game, SR_PASS, last=True), move_index(game, END_TURN, last=True))  # -1: it may not stop
     if sells and (done < 0 or me["certs"] > _cert_limit(game)):  # over the limit: the worst company
         scored = [(_score(game, c, companies, seat, params, cache), k) for k, (_, c) in enumerate(sells)]
         return sells[min(scored)[1]][0]
@@ -73,12 +74,6 @@ def stock_turn(game, seat: int, params, cache: DecisionCache, chooser: Chooser) 
     # the best company; on an equal score its treasury first (the company gets the money)
     order = sorted(range(len(buys)), key=lambda k: buys[k][1] != SOURCE_TREASURY)
     return buys[order[chooser.pick([scores[k] for k in order], YIELD_SCALE)]][0]
-
-
-def _last(game, kind: int) -> int:
-    """The index of the last legal action of `kind`, -1 if there is none."""
-    moves = game.legal_moves(kind)
-    return moves[-1][0] if moves else -1
 
 
 def _score(game, company: str, companies: dict, seat: int, params, cache: DecisionCache) -> float:
