@@ -31,6 +31,8 @@ cdef class Game:
     cpdef int legal_count(self) except -1
     @cython.locals(codes="int[::1]", i=int)
     cpdef list legal_moves(self, int kind)
+    @cython.locals(codes="int[::1]", i=int, row=int)
+    cpdef tuple legal_lays(self, int max_cost)
     cpdef tuple _actor(self)
     cpdef void _forget_state(self)
     cpdef list _legal_dicts(self)

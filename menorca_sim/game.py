@@ -147,6 +147,21 @@ class Game:
                 moves.append((i, eng.legal_action(i)))
         return moves
 
+    def legal_lays(self, max_cost: int) -> tuple[list[int], list[tuple]]:
+        """The legal tile lays costing at most `max_cost`: their indices among the legal
+        actions, and the lays as the WhatIf takes them, (hex, tile, rotation, cost)."""
+        eng = self._eng
+        codes = eng.legal_codes()
+        mt = eng.board.tables
+        land, tile_ids = mt.land, mt.tile_ids  # the map's hexes and tiles by index
+        at, lays = [], []
+        for i in range(eng.n_moves):
+            row = i * MOVE_WIDTH
+            if codes[row] == LAY_TILE and codes[row + 4] <= max_cost:
+                at.append(i)
+                lays.append((land[codes[row + 1]], tile_ids[codes[row + 2]], codes[row + 3], codes[row + 4]))
+        return at, lays
+
     def apply(self, action: dict) -> None:
         self._apply_move(self._index(self._legal_dicts(), action), action)
 

@@ -4,7 +4,7 @@ asked of the core's `best_routes` on a copy of the map, or of its `lay_revenues`
 all candidate lays at once (the Game's what-if questions); no rule is re-implemented here."""
 from __future__ import annotations
 
-from menorca_sim.core.codes import BUY_VEHICLE, FORCED_BUY, LAY_TILE, PAYOUT, PLACE_STATION, SKIP, WITHHOLD
+from menorca_sim.core.codes import BUY_VEHICLE, FORCED_BUY, PAYOUT, PLACE_STATION, SKIP, WITHHOLD
 from policies.base import find_action, move_index
 from policies.choice import MONEY_SCALE, Chooser
 from policies.valuation import DecisionCache, surviving, vehicle_shortfall
@@ -31,16 +31,12 @@ def lay_tile(game, params, cache: DecisionCache, chooser: Chooser) -> int:
     that earns nothing yet (a minor starting out) plans `lookahead` lays ahead: the
     first lay of the best sequence, or, if no sequence earns, the free lay that opens
     the most lays after it (extending its network); none if nothing helps. Read from the
-    legal actions as ints (`Game.legal_moves`): a lay is (hex, tile, rotation, cost), as
+    legal actions as ints (`Game.legal_lays`): a lay is (hex, tile, rotation, cost), as
     the WhatIf takes it; the index of the chosen action is returned."""
     company, info = _company(game, cache)
     fleet = _probe_fleet(game, company, info["vehicles"])
     spare = info["cash"] - vehicle_shortfall(game, company, info)
-    at, lays = [], []  # the affordable lays' indices among the legal actions, and the lays
-    for i, action in game.legal_moves(LAY_TILE):
-        if action[4] <= spare:
-            at.append(i)
-            lays.append(action[1:])
+    at, lays = game.legal_lays(spare)  # the affordable lays' indices among the legal actions, and the lays
     # each lay's revenue gain, in one core call (which searches each vehicle kind again
     # only where a lay may change its routes, and the revenue before them on the way)
     ask = game.whatif
