@@ -24,7 +24,7 @@ DIRECTIVES = {
 # interpreter's dispatch (~10 % of the players' time). Only game.py declares types of its
 # own, in their .pxd: the Game (its engine typed as the core's Engine) and the WhatIf
 # service with its RevenueMemo.
-LAYERS = ["menorca_sim/game.py", "menorca_sim/whatif.py", "policies/base.py", "policies/game_view.py", "policies/valuation.py",
+LAYERS = ["menorca_sim/game.py", "menorca_sim/whatif.py", "policies/base.py", "policies/valuation.py",
           "policies/heuristic.py", "policies/auction.py", "policies/operating_play.py", "policies/stock_play.py",
           "policies/choice.py"]
 LAYER_DIRECTIVES = {"language_level": 3, "cdivision": False, "annotation_typing": False, "embedsignature": True}

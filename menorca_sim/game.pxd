@@ -4,7 +4,9 @@
 # through Python (every decision asks a Game dozens of questions); `_eng` is typed, so
 # reading the engine's fields and calling its methods skips the attribute lookups. Every
 # field stays readable and writable from Python.
-from menorca_sim.core.codes cimport PAYOUT, POOL, TREASURY, WITHHOLD
+cimport cython
+
+from menorca_sim.core.codes cimport LAY_TILE, MOVE_WIDTH, PAYOUT, POOL, TREASURY, WITHHOLD
 from menorca_sim.core.engine cimport Engine
 from menorca_sim.whatif cimport WhatIf
 
@@ -26,6 +28,11 @@ cdef class Game:
     cdef public list _history  # the internal actions applied, in order (see fingerprint)
     cdef public WhatIf _whatif  # answers the players' what-if revenue questions about this state
 
+    cpdef int legal_count(self) except -1
+    @cython.locals(codes="int[::1]", i=int)
+    cpdef list legal_moves(self, int kind)
+    @cython.locals(codes="int[::1]", i=int, row=int)
+    cpdef tuple legal_lays(self, int max_cost)
     cpdef tuple _actor(self)
     cpdef void _forget_state(self)
     cpdef list _legal_dicts(self)
@@ -34,3 +41,6 @@ cdef class Game:
 
 cdef object _player_field(Game g, int p, str field)
 cdef object _company_field(Game g, int c, str field)
+cdef list _lays(object actions)
+cdef list _args(object actions, str kind, str key)
+cdef object _only(object actions, str kind)

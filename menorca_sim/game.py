@@ -20,7 +20,7 @@ from menorca_sim.rules import Ruleset, load_ruleset
 from menorca_sim.whatif import WhatIf
 
 if not cython.compiled:  # compiled, game.pxd cimports them
-    from menorca_sim.core.codes import PAYOUT, POOL, TREASURY, WITHHOLD
+    from menorca_sim.core.codes import LAY_TILE, MOVE_WIDTH, PAYOUT, POOL, TREASURY, WITHHOLD
     from menorca_sim.core.engine import Engine
 
 
@@ -124,6 +124,43 @@ class Game:
         or amounts), then 0s. Read it, never write it; it holds until the next action.
         `apply_code(i)` applies action i without building any dict."""
         return self._eng.legal_codes()
+
+    @property
+    def tables(self):
+        """The ruleset's tables the legal actions' ints index (`Tables`: company_ids,
+        vehicle_ids, legacy_ids, market, ...; read them, never change them)."""
+        return self._eng.t
+
+    def legal_count(self) -> int:
+        """How many legal actions there are (`len(legal_actions())`, without building them)."""
+        return self._eng.build_moves()
+
+    def legal_moves(self, kind: int) -> list[tuple]:
+        """(i, action) of each legal action i of `kind` (codes.py), in order: the action as
+        the core's tuple (actions.py: the kind, then table indices and amounts, a lay's hex
+        and tile and a station's node by name), for players that read ints."""
+        eng = self._eng
+        codes = eng.legal_codes()
+        moves = []
+        for i in range(eng.n_moves):
+            if codes[i * MOVE_WIDTH] == kind:
+                moves.append((i, eng.legal_action(i)))
+        return moves
+
+    def legal_lays(self, max_cost: int) -> tuple[list[int], list[tuple]]:
+        """The legal tile lays costing at most `max_cost`: their indices among the legal
+        actions, and the lays as the WhatIf takes them, (hex, tile, rotation, cost)."""
+        eng = self._eng
+        codes = eng.legal_codes()
+        mt = eng.board.tables
+        land, tile_ids = mt.land, mt.tile_ids  # the map's hexes and tiles by index
+        at, lays = [], []
+        for i in range(eng.n_moves):
+            row = i * MOVE_WIDTH
+            if codes[row] == LAY_TILE and codes[row + 4] <= max_cost:
+                at.append(i)
+                lays.append((land[codes[row + 1]], tile_ids[codes[row + 2]], codes[row + 3], codes[row + 4]))
+        return at, lays
 
     def apply(self, action: dict) -> None:
         self._apply_move(self._index(self._legal_dicts(), action), action)
@@ -272,13 +309,19 @@ class Game:
             return None
         return self._eng.t.company_ids[self._eng.pm_company]
 
+    def operating_company(self) -> str | None:
+        """The company the seat decides for now (the one operating, or whose marker is
+        placed), None at a player's own decision."""
+        company = self._actor()[1]
+        return self._eng.t.company_ids[company] if company >= 0 else None
+
     def vehicles_for_sale(self, company: str) -> list[str]:
         """Ids of the vehicles the bank sells now that `company` may own (one per copy
         type, in the ruleset's order)."""
         eng = self._eng
         if not self._bank_checked:  # once per state
             self._bank_checked = True
-            bank = (eng.phase, tuple(eng.vehicles_left))  # all the bank's offer depends on
+            bank = (eng.phase, bytes(eng.vehicles_left))  # all the bank's offer depends on (bytes: a copy at C speed)
             if bank != self._bank:
                 self._bank, self._for_sale = bank, {}
         ids = self._for_sale.get(company)
@@ -307,28 +350,29 @@ class Game:
 
     def lay_revenues(self, company: str, vehicles: list[str], lays: list[dict], done=()) -> list[int]:
         """`route_revenue` after each lay of `lays` (`WhatIf.lay_revenues`)."""
-        return self._whatif.lay_revenues(company, vehicles, lays, done)
+        return self._whatif.lay_revenues(company, vehicles, _lays(lays), _lays(done))
 
     def station_revenues(self, company: str, vehicles: list[str], stations: list[dict]) -> list[int]:
         """`route_revenue` after each station of `stations` (`WhatIf.station_revenues`)."""
-        return self._whatif.station_revenues(company, vehicles, stations)
+        return self._whatif.station_revenues(company, vehicles, _args(stations, "place_station", "node"))
 
     def marker_revenues(self, company: str, vehicles: list[str], markers: list[dict]) -> list[int]:
         """`route_revenue` after each market marker of `markers` (`WhatIf.marker_revenues`)."""
-        return self._whatif.marker_revenues(company, vehicles, markers)
+        return self._whatif.marker_revenues(company, vehicles, _args(markers, "place_market_marker", "offboard"))
 
     def next_lays(self, company: str, done=()) -> list[dict]:
         """The lays `company` could make in a later turn after `done` (`WhatIf.next_lays`)."""
-        return self._whatif.next_lays(company, done)
+        t = self._eng.t
+        return [describe(t, (LAY_TILE,) + lay) for lay in self._whatif.next_lays(company, _lays(done))]
 
     def next_lay_revenues(self, company: str, vehicles: list[str], done=()) -> list[int]:
         """`route_revenue` after each lay of `next_lays` (`WhatIf.next_lay_revenues`)."""
-        return self._whatif.next_lay_revenues(company, vehicles, done)
+        return self._whatif.next_lay_revenues(company, vehicles, _lays(done))
 
     def next_lay_revenues_each(self, company: str, vehicles: list[str], firsts: list[dict], done=(),
                                until_earning: bool = False) -> list[list[int]]:
         """`next_lay_revenues` after each lay of `firsts` (`WhatIf.next_lay_revenues_each`)."""
-        return self._whatif.next_lay_revenues_each(company, vehicles, firsts, done, until_earning)
+        return self._whatif.next_lay_revenues_each(company, vehicles, _lays(firsts), _lays(done), until_earning)
 
     def map_key(self) -> bytes:
         """The map and the phase as bytes (`WhatIf.map_key`)."""
@@ -337,6 +381,13 @@ class Game:
     def revenue_key(self, company: str) -> tuple:
         """All `company`'s route revenue depends on besides its vehicles (`WhatIf.revenue_key`)."""
         return self._whatif.revenue_key(company)
+
+    @property
+    def whatif(self) -> WhatIf:
+        """The what-if revenue service of this state, with lays as the tuples (hex, tile,
+        rotation, cost) players read from `legal_codes()` (the methods above are its face
+        with action dicts)."""
+        return self._whatif
 
     @property
     def _asked(self) -> dict:
@@ -485,6 +536,28 @@ def _company_field(g: Game, c: int, field: str):
     if field == "goods_markers":
         return {eng.t.offboards[o]: k for o, k in enumerate(eng.goods[c]) if k}
     return g._legacies(eng.leg_company, c)
+
+
+def _lays(actions) -> list[tuple]:
+    """The (hex, tile, rotation, cost) of each `lay_tile` action dict of `actions`, as its
+    WhatIf takes them (a ValueError names the first that is not a tile lay)."""
+    return [(lay["hex"], lay["tile"], lay["rotation"], lay["cost"]) for lay in _only(actions, "lay_tile")]
+
+
+def _args(actions, kind: str, key: str) -> list:
+    """`key` of each action dict of `actions`, each checked to be of type `kind`."""
+    return [action[key] for action in _only(actions, kind)]
+
+
+def _only(actions, kind: str):
+    """`actions`, each checked to be of type `kind` (a ValueError names the first that is not)."""
+    for action in actions:
+        if action["type"] != kind:
+            raise ValueError(f"not {_WHAT[kind]}: {action!r}")
+    return actions
+
+
+_WHAT = {"lay_tile": "a tile lay", "place_station": "a station placement", "place_market_marker": "a market marker"}
 
 
 def _fields(known: tuple[str, ...], fields: Sequence[str] | None) -> tuple[str, ...]:

@@ -71,7 +71,7 @@ def counted(policies: list[Any]) -> list[Any]:
 
 
 class _Counted:
-    """A policy whose `act` is counted first; everything else is the policy's own."""
+    """A policy whose `act` (or `act_code`) is counted first; everything else is the policy's own."""
 
     def __init__(self, policy: Any, seat: int, count: list[int], limit: int) -> None:
         self._policy, self._seat, self._count, self._limit = policy, seat, count, limit
@@ -80,11 +80,18 @@ class _Counted:
         return getattr(self._policy, name)
 
     def act(self, game: Any, legal: Any) -> Any:
+        self._tick()
+        return self._policy.act(game, legal)
+
+    def act_code(self, game: Any) -> int:
+        self._tick()
+        return self._policy.act_code(game)
+
+    def _tick(self) -> None:
         self._count[0] += 1
         if self._count[0] > self._limit:
             raise DecisionLimitExceeded(f"the game went past {self._limit} decisions (--max-decisions) "
                                         f"with seat {self._seat} ({self._policy.name}) to decide")
-        return self._policy.act(game, legal)
 
 
 def play_isolated(games: Sequence[GameSpec], play: Callable[[GameSpec], Rows], limits: Limits) -> Iterator[Rows]:

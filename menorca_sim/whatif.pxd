@@ -1,19 +1,37 @@
 # Compiled declarations of whatif.py (augmenting .pxd: whatif.py stays the plain Python
 # reference). Extension types: the players ask a WhatIf hundreds of questions per game.
+cimport cython
+
 from menorca_sim.core.codes cimport AB_REVENUE_BONUS
 from menorca_sim.core.engine cimport Engine
 
 cdef class RevenueMemo:
     cdef dict _numbers  # revenue key -> its number
-    cdef long _next  # the number the next new key gets
-    cdef dict _revenues  # (key number, fleet) -> route revenue
+    cdef long long _next  # the number the next new key gets
     cdef dict _contexts  # (company index, revenue key but its map part) -> RevenueContext
+    # the revenues' table: 2 ** _bits slots (open addressing, linear probing)
+    cdef int _bits  # log2 of the slots
+    cdef long long[::1] _number_at  # [slot] the key number of the revenue there, -1: an empty slot
+    cdef long long[::1] _fleet_at  # [slot] the code of its fleet (WhatIf._fleet_code)
+    cdef long long[::1] _revenue_at  # [slot] the revenue
+    cdef Py_ssize_t _count  # slots filled
 
-    cpdef object number(self, tuple key)
-    cpdef object get(self, object number, tuple fleet)
-    cpdef object put(self, object number, tuple fleet, object revenue)
+    cpdef long long number(self, tuple key)
+    cdef void _allocate(self, int bits)
+    @cython.locals(h=cython.ulonglong, slot=Py_ssize_t, mask=Py_ssize_t)
+    cdef Py_ssize_t _slot(self, long long number, long long fleet)
+    @cython.locals(slot=Py_ssize_t)
+    cpdef long long get(self, long long number, long long fleet)
+    @cython.locals(slot=Py_ssize_t)
+    cpdef void put(self, long long number, long long fleet, long long revenue)
+    @cython.locals(numbers="long long[::1]", fleets="long long[::1]", revenues="long long[::1]", slot=Py_ssize_t)
+    cdef void _grow(self)
     cpdef object context(self, tuple key)
     cpdef object put_context(self, tuple key, object ctx)
+
+cdef Py_ssize_t MEMO_MAX
+cdef int FIRST_BITS
+cdef unsigned long long MASK64, HASH_A, HASH_B
 
 cdef class WhatIf:
     cdef Engine _eng  # the game's state asked about (read, never changed)
@@ -21,15 +39,19 @@ cdef class WhatIf:
     cdef readonly RevenueMemo _revenues  # route revenues by revenue key and fleet (shared by copies of the game)
     cdef readonly frozenset _ship_ids  # ids of the vehicles that are ships
     cdef readonly dict _searched  # vehicle id -> (id, kind, range): what a route search takes
+    cdef readonly dict _vehicle_index  # vehicle id -> its index in the ruleset's order
+    cdef readonly int _code_bits  # bits per vehicle type in a fleet's code (_fleet_code)
     cdef readonly tuple _map_key  # ((board version, phase), map_key()) last asked
     cdef tuple _own_keys  # (Engine.revenue_version, {company index: own part of its revenue key})
-    cdef object _revenue_state  # (board version, Engine.revenue_version) the caches below hold answers of
+    cdef long long _board_version  # the board's version the caches below hold answers of (-1: none yet)
+    cdef long long _revenue_version  # and Engine.revenue_version
     cdef dict _contexts  # company index -> its RevenueContext in this revenue state
     cdef dict _asked  # (company, fleet) -> route revenue asked in this revenue state
     cdef dict _key_numbers  # company index -> the memo's number of its revenue key
     cdef dict _keys  # company index -> its revenue key
     cdef object _key_common  # the part of every company's revenue key, None before asked
 
+    @cython.locals(board_version=cython.longlong)
     cpdef void _sync(self)
     # the questions (cpdef: the Game forwards them without a Python call)
     cpdef dict asked(self)
@@ -37,8 +59,8 @@ cdef class WhatIf:
     cpdef object route_plan(self, object company, object vehicles, object changes=*)
     cpdef object route_revenue(self, object company, object vehicles, object changes=*)
     cpdef object lay_revenues(self, object company, object vehicles, object lays, object done=*)
-    cpdef object station_revenues(self, object company, object vehicles, object stations)
-    cpdef object marker_revenues(self, object company, object vehicles, object markers)
+    cpdef object station_revenues(self, object company, object vehicles, object nodes)
+    cpdef object marker_revenues(self, object company, object vehicles, object offboards)
     cpdef object next_lays(self, object company, object done=*)
     cpdef object next_lay_revenues(self, object company, object vehicles, object done=*)
     cpdef object next_lay_revenues_each(self, object company, object vehicles, object firsts, object done=*,
@@ -46,8 +68,11 @@ cdef class WhatIf:
     cpdef object map_key(self)
     cpdef object revenue_key(self, object company)
     cpdef list _fleet(self, object vehicles)
+    @cython.locals(total=cython.longlong, revenue=cython.longlong, code=cython.longlong, part_code=cython.longlong)
     cpdef object _remembered_revenue(self, str company, tuple fleet)
     cpdef object _key_number(self, int c, str company)
+    @cython.locals(bits=cython.int, i=cython.int, one=cython.longlong, code=cython.longlong)
+    cpdef long long _fleet_code(self, object fleet)
     cpdef object _remember(self, int c, str company, tuple fleet, object revenue)
     cpdef object _context_of(self, int c)
     cpdef tuple _changed(self, int c, object changes, object ctx=*)

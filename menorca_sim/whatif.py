@@ -4,15 +4,17 @@ market markers would leave it (`route_plan`, `route_revenue`, `lay_revenues`, ..
 answered by the core's route searches. Answers are remembered while what they depend on
 stays: per state of the map and of `Engine.revenue_version` (checked at each question,
 not dropped by hand), and across states and copies of the game by revenue key and fleet
-(`RevenueMemo`). `Game` (the state API) forwards its revenue questions to its `WhatIf`."""
+(`RevenueMemo`). A tile lay is a tuple (hex, tile, rotation, cost) here, as the players
+read it from the legal actions' ints; `Game` (the state API) forwards its revenue questions,
+with lays as action dicts, to its `WhatIf`."""
 from __future__ import annotations
 
+from array import array
 from typing import Sequence
 
 import cython
 
 from menorca_sim.core import operating
-from menorca_sim.core.actions import describe
 from menorca_sim.core.routes import RevenueContext
 
 if not cython.compiled:  # compiled, whatif.pxd cimports them
@@ -22,17 +24,27 @@ if not cython.compiled:  # compiled, whatif.pxd cimports them
 
 @cython.cclass
 class RevenueMemo:
-    """Route revenues by (company index and its revenue key, fleet), and the revenue
-    context of each such key but its map part. Keys are numbered (a small int hashes
-    faster than the map's bytes), never twice with one number; all is dropped at
-    `MEMO_MAX` revenues, so that a game's memo stays small. Compiled as an extension
-    type: the Game asks it a few hundred times per game."""
+    """Route revenues by (the number of a company's revenue key, the code of a fleet) in a
+    table of C arrays (open addressing by a 64-bit hash of the two), and the revenue
+    context of each revenue key but its map part. The two ints are the full key and
+    every hit compares both, so no collision can return another key's revenue. Keys are
+    numbered (a small int hashes faster than the map's bytes), never twice with one
+    number; the table doubles when it is half full, and all is dropped at `MEMO_MAX`
+    revenues, so that a game's memo stays small."""
 
     def __init__(self) -> None:
         self._numbers = {}
         self._next = 0
-        self._revenues = {}
         self._contexts = {}
+        self._allocate(FIRST_BITS)
+
+    def _allocate(self, bits: int) -> None:
+        """An empty table of 2 ** bits slots."""
+        self._bits = bits
+        self._number_at = array("q", [-1]) * (1 << bits)
+        self._fleet_at = array("q", [0]) * (1 << bits)
+        self._revenue_at = array("q", [0]) * (1 << bits)
+        self._count = 0
 
     def number(self, key: tuple) -> int:
         number = self._numbers.get(key)
@@ -41,15 +53,46 @@ class RevenueMemo:
             self._next += 1
         return number
 
-    def get(self, number: int, fleet: tuple) -> int | None:
-        return self._revenues.get((number, fleet))
+    def _slot(self, number: int, fleet: int) -> int:
+        """The slot where (number, fleet) is, or the empty slot where it would go."""
+        h = ((cython.cast(cython.ulonglong, number) * HASH_A) ^ cython.cast(cython.ulonglong, fleet)) & MASK64
+        slot = ((h * HASH_B) & MASK64) >> (64 - self._bits)
+        mask = (1 << self._bits) - 1
+        while self._number_at[slot] >= 0 and (self._number_at[slot] != number or self._fleet_at[slot] != fleet):
+            slot = (slot + 1) & mask
+        return slot
 
-    def put(self, number: int, fleet: tuple, revenue: int) -> None:
-        if len(self._revenues) >= MEMO_MAX:
-            self._revenues.clear()
+    def get(self, number: int, fleet: int) -> int:
+        """The revenue of fleet code `fleet` under key `number`, -1 if not remembered
+        (a revenue is never negative; nor is a fleet's code: see `WhatIf._fleet_code`)."""
+        if fleet < 0:
+            return -1
+        slot = self._slot(number, fleet)
+        return self._revenue_at[slot] if self._number_at[slot] >= 0 else -1
+
+    def put(self, number: int, fleet: int, revenue: int) -> None:
+        if fleet < 0:  # a fleet without a code: not remembered
+            return
+        if self._count >= MEMO_MAX:
+            self._allocate(FIRST_BITS)
             self._numbers.clear()
             self._contexts.clear()
-        self._revenues[(number, fleet)] = revenue
+        elif 2 * (self._count + 1) > 1 << self._bits:
+            self._grow()
+        slot = self._slot(number, fleet)
+        if self._number_at[slot] < 0:
+            self._count += 1
+        self._number_at[slot] = number
+        self._fleet_at[slot] = fleet
+        self._revenue_at[slot] = revenue
+
+    def _grow(self) -> None:
+        """Twice the slots, with every revenue put again."""
+        numbers, fleets, revenues = self._number_at, self._fleet_at, self._revenue_at
+        self._allocate(self._bits + 1)
+        for slot in range(len(numbers)):
+            if numbers[slot] >= 0:
+                self.put(numbers[slot], fleets[slot], revenues[slot])
 
     def context(self, key: tuple) -> RevenueContext | None:
         return self._contexts.get(key)
@@ -59,6 +102,10 @@ class RevenueMemo:
 
 
 MEMO_MAX = 20000  # revenues a RevenueMemo holds at most
+FIRST_BITS = 10  # a new RevenueMemo's table has 2 ** FIRST_BITS slots
+MASK64 = (1 << 64) - 1  # the hash's arithmetic is modulo 2 ** 64 (in C as in Python)
+HASH_A = 0x9E3779B97F4A7C15  # odd multipliers that spread the key's bits (splitmix64's)
+HASH_B = 0xBF58476D1CE4E5B9
 
 
 @cython.cclass
@@ -74,22 +121,26 @@ class WhatIf:
             self._revenues = RevenueMemo()
             self._ship_ids = frozenset(v for v, spec in vehicles.items() if spec.kind == "ship")
             self._searched = {v: (v, spec.kind, spec.range) for v, spec in vehicles.items()}  # see _fleet
+            self._vehicle_index = {v: i for i, v in enumerate(vehicles)}  # see _fleet_code
+            self._code_bits = 63 // len(vehicles)
             self._map_key: tuple = (None, None)  # (board version and phase, map_key()) last asked
         else:
             self._revenues, self._ship_ids, self._searched = shared._revenues, shared._ship_ids, shared._searched
+            self._vehicle_index, self._code_bits = shared._vehicle_index, shared._code_bits
             self._map_key = shared._map_key
         # (Engine.revenue_version, {company index: its own part of revenue_key}) last asked
         self._own_keys: tuple = (None, {})
-        self._revenue_state = None  # (board version, Engine.revenue_version) of the revenues asked
+        self._board_version = -1  # the board's version and Engine.revenue_version of the revenues asked
+        self._revenue_version = -1
         self._sync()
 
     def _sync(self) -> None:
         """Drop what was asked of an earlier state once the map or anything else route
         revenues depend on has changed (a stock round's turns change neither)."""
         eng = self._eng
-        state = (eng.board.version, eng.revenue_version)
-        if state != self._revenue_state:
-            self._revenue_state = state
+        board_version = eng.board.version
+        if board_version != self._board_version or eng.revenue_version != self._revenue_version:
+            self._board_version, self._revenue_version = board_version, eng.revenue_version
             self._contexts: dict = {}  # company index -> its RevenueContext (see _context_of)
             self._asked: dict = {}  # (company, fleet) -> route revenue, as asked
             self._key_numbers: dict = {}  # company index -> the memo's number of its revenue key
@@ -110,8 +161,9 @@ class WhatIf:
     def route_plan(self, company: str, vehicles: list[str], changes=()):
         """The best route plan (the Board's `RoutePlan`) of `company` running `vehicles`
         (ids, owned or not), or None without vehicles, on the map as it is or as
-        `changes` would leave it: `lay_tile`, `place_station` or `place_market_marker`
-        action dicts of this company, applied to copies (the game is not changed)."""
+        `changes` would leave it: lay tuples, or `lay_tile`, `place_station` or
+        `place_market_marker` action dicts of this company, applied to copies (the game is
+        not changed)."""
         self._sync()
         if not vehicles:
             return None
@@ -149,26 +201,44 @@ class WhatIf:
         eng = self._eng
         c = eng.t.company_index[company]
         number = self._key_number(c, company)
-        # remembered under the fleet as asked (any order of its vehicles names the same
+        # remembered under the fleet's code (any order of its vehicles names the same
         # revenue), and, to be reused by other fleets, its ships' and its carts' apart:
         # they never share track, so the fleet earns the sum (the core searches them apart too)
         memo = self._revenues
-        total = memo.get(number, fleet)
-        if total is None:
+        code = self._fleet_code(fleet)
+        total = memo.get(number, code)
+        if total < 0:
             ship_ids = self._ship_ids
             ships = [v for v in fleet if v in ship_ids]
             carts = [v for v in fleet if v not in ship_ids]
             total = 0
-            for part in (tuple(sorted(ships)), tuple(sorted(carts))):
+            for part in (ships, carts):
                 if part:
-                    revenue = memo.get(number, part)
-                    if revenue is None:
+                    part_code = self._fleet_code(part)
+                    revenue = memo.get(number, part_code)
+                    if revenue < 0:
+                        part.sort()
                         revenue = eng.board.best_revenue(company, eng.is_major(c), self._fleet(part),
                                                          self._context_of(c))
-                        memo.put(number, part, revenue)
+                        memo.put(number, part_code, revenue)
                     total += revenue
-            memo.put(number, fleet, total)
+            memo.put(number, code, total)
         return total
+
+    def _fleet_code(self, fleet) -> int:
+        """The fleet as one int below 2 ** 63: per vehicle type (in the ruleset's order),
+        its count in `_code_bits` bits (63 // the types), so equal codes name equal fleets
+        whatever their order; -1 for a fleet too large for that (never remembered)."""
+        bits = self._code_bits
+        if len(fleet) >= 1 << bits:
+            return -1
+        index = self._vehicle_index
+        one = 1
+        code = 0
+        for v in fleet:
+            i = index[v]
+            code += one << (bits * i)
+        return code
 
     def _key_number(self, c: int, company: str) -> int:
         """The memo's number of company c's `revenue_key` now (the key kept in `_keys`)."""
@@ -178,9 +248,9 @@ class WhatIf:
             number = self._key_numbers[c] = self._revenues.number((c, key))
         return number
 
-    def lay_revenues(self, company: str, vehicles: list[str], lays: list[dict], done=()) -> list[int]:
-        """`route_revenue(company, vehicles, done + [lay])` for each `lay_tile` action of
-        `lays`, answered in one call to the core (0 each without vehicles)."""
+    def lay_revenues(self, company: str, vehicles: list[str], lays: list[tuple], done=()) -> list[int]:
+        """`route_revenue(company, vehicles, done + [lay])` for each lay of `lays`,
+        answered in one call to the core (0 each without vehicles)."""
         self._sync()
         if not vehicles:
             return [0] * len(lays)
@@ -188,8 +258,7 @@ class WhatIf:
         c = eng.t.company_index[company]
         board, ctx = self._changed(c, done)
         base, revenues = board.lay_revenues(company, eng.is_major(c), self._fleet(vehicles), ctx,
-                                            [(lay["hex"], lay["tile"], lay["rotation"])
-                                             for lay in _only(lays, "lay_tile", "a tile lay")])
+                                            [lay[:3] for lay in lays])
         if not done:  # the revenue before the lays, searched on the way: `route_revenue` remembers it
             self._remember(c, company, tuple(vehicles), base)
         return revenues
@@ -197,42 +266,38 @@ class WhatIf:
     def _remember(self, c: int, company: str, fleet: tuple, revenue: int) -> None:
         """`route_revenue(company, fleet)` on the map as it is, searched on the way."""
         self._asked[(company, fleet)] = revenue
-        self._revenues.put(self._key_number(c, company), fleet, revenue)
+        self._revenues.put(self._key_number(c, company), self._fleet_code(fleet), revenue)
 
-    def station_revenues(self, company: str, vehicles: list[str], stations: list[dict]) -> list[int]:
-        """`route_revenue(company, vehicles, [station])` for each `place_station` action of
-        `stations`, answered in one call to the core (0 each without vehicles)."""
+    def station_revenues(self, company: str, vehicles: list[str], nodes: list[str]) -> list[int]:
+        """`route_revenue(company, vehicles, [station])` for a station of its own on each
+        node of `nodes`, answered in one call to the core (0 each without vehicles)."""
         self._sync()
         if not vehicles:
-            return [0] * len(stations)
+            return [0] * len(nodes)
         eng = self._eng
         c = eng.t.company_index[company]
         base, revenues = eng.board.station_revenues(company, eng.is_major(c), self._fleet(vehicles),
-                                                    self._context_of(c),
-                                                    [site["node"] for site in _only(stations, "place_station",
-                                                                                    "a station placement")],
+                                                    self._context_of(c), list(nodes),
                                                     operating.station_kind(eng, c))
         self._remember(c, company, tuple(vehicles), base)
         return revenues
 
-    def marker_revenues(self, company: str, vehicles: list[str], markers: list[dict]) -> list[int]:
-        """`route_revenue(company, vehicles, [marker])` for each `place_market_marker`
-        action of `markers`, answered in one call to the core (0 each without vehicles)."""
+    def marker_revenues(self, company: str, vehicles: list[str], offboards: list[str]) -> list[int]:
+        """`route_revenue(company, vehicles, [marker])` for a market marker of its own on
+        each offboard of `offboards`, answered in one call to the core (0 each without vehicles)."""
         self._sync()
         if not vehicles:
-            return [0] * len(markers)
-        _only(markers, "place_market_marker", "a market marker")
+            return [0] * len(offboards)
         eng = self._eng
         c = eng.t.company_index[company]
         return eng.board.marker_revenues(company, eng.is_major(c), self._fleet(vehicles), self._context_of(c),
-                                         [marker["offboard"] for marker in markers])
+                                         list(offboards))
 
-    def next_lays(self, company: str, done=()) -> list[dict]:
-        """The `lay_tile` actions `company` could make in a later turn of this phase after
-        the lays `done` (applied to a copy), with the cash they leave."""
+    def next_lays(self, company: str, done=()) -> list[tuple]:
+        """The lays `company` could make in a later turn of this phase after the lays
+        `done` (applied to a copy), with the cash they leave."""
         self._sync()
-        _, _, lays = self._next_lays(company, done)
-        return [describe(self._eng.t, a) for a in lays]
+        return self._next_lays(company, done)[2]
 
     def next_lay_revenues(self, company: str, vehicles: list[str], done=()) -> list[int]:
         """`route_revenue(company, vehicles, done + [lay])` for each lay of
@@ -243,29 +308,27 @@ class WhatIf:
         if not vehicles:
             return [0] * len(lays)
         return board.lay_revenues(company, eng.is_major(eng.t.company_index[company]), self._fleet(vehicles), ctx,
-                                  [(hex, tile, rotation) for _, hex, tile, rotation, _ in lays])[1]
+                                  [lay[:3] for lay in lays])[1]
 
-    def next_lay_revenues_each(self, company: str, vehicles: list[str], firsts: list[dict], done=(),
+    def next_lay_revenues_each(self, company: str, vehicles: list[str], firsts: list[tuple], done=(),
                                until_earning: bool = False) -> list[list[int]]:
-        """`next_lay_revenues(company, vehicles, done + [lay])` for each `lay_tile` action of
-        `firsts`, answered in one call to the core (a lookahead's whole level); with
-        `until_earning`, only up to the first answer that holds a revenue."""
+        """`next_lay_revenues(company, vehicles, done + [lay])` for each lay of `firsts`,
+        answered in one call to the core (a lookahead's whole level); with `until_earning`,
+        only up to the first answer that holds a revenue."""
         self._sync()
         eng = self._eng
         c = eng.t.company_index[company]
         board, ctx = self._changed(c, done)
         colours, discount = operating.lay_terms(eng, c)
         return board.next_lay_revenues(company, eng.is_major(c), self._fleet(vehicles), ctx,
-                                       [(lay["hex"], lay["tile"], lay["rotation"], lay["cost"])
-                                        for lay in _only(firsts, "lay_tile", "a tile lay")],
-                                       colours, _cash_after(eng, c, done), discount, until_earning)
+                                       list(firsts), colours, _cash_after(eng, c, done), discount, until_earning)
 
     def _next_lays(self, company: str, done) -> tuple:
-        """(board, revenue context) after the lays `done`, and the lay tuples after them."""
+        """(board, revenue context) after the lays `done`, and the lays after them."""
         eng = self._eng
         c = eng.t.company_index[company]
         board, ctx = self._changed(c, done)
-        return board, ctx, operating.tile_lays_on(eng, c, board, _cash_after(eng, c, done))
+        return board, ctx, [lay[1:] for lay in operating.tile_lays_on(eng, c, board, _cash_after(eng, c, done))]
 
     def map_key(self) -> bytes:
         """The map (tiles, rotations, stations and their kinds) and the phase as bytes:
@@ -318,14 +381,19 @@ class WhatIf:
         return ctx
 
     def _changed(self, c: int, changes, ctx=None) -> tuple:
-        """(board, revenue context) of company c with `changes` applied to copies; the
-        context is `ctx`, or by default `_context_of(c)`."""
+        """(board, revenue context) of company c with `changes` (lay tuples or action
+        dicts) applied to copies; the context is `ctx`, or by default `_context_of(c)`."""
         eng = self._eng
         board = eng.board
         if ctx is None:
             ctx = self._context_of(c)
         copied = own_ctx = False
         for change in changes:
+            if type(change) is tuple:  # a lay
+                if not copied:
+                    board, copied = board.clone(), True
+                board.lay_tile(change[0], change[1], change[2])
+                continue
             kind = change["type"]
             if kind == "place_market_marker":
                 if not own_ctx:  # a copy of its own (the constructor copies the dicts)
@@ -345,17 +413,9 @@ class WhatIf:
         return board, ctx
 
 
-def _only(actions: list[dict], kind: str, what: str) -> list[dict]:
-    """`actions`, each checked to be of type `kind` (a ValueError names the first that is not)."""
-    for action in actions:
-        if action["type"] != kind:
-            raise ValueError(f"not {what}: {action!r}")
-    return actions
-
-
 def _cash_after(eng, c: int, done) -> int:
     """Company c's cash after paying for the lays `done`."""
     cash = eng.co_cash[c]
     for lay in done:  # a loop: a generator would be a closure, which cpdef methods cannot hold
-        cash -= lay["cost"]
+        cash -= lay[3]
     return cash

@@ -17,22 +17,32 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from policies import game_view as view
-from policies.base import register_auction
+from policies.base import find_action, register_auction
 from policies.choice import MONEY_SCALE, TEMPERATURE, Chooser
 from policies.spec import bind, parse_args
 from policies.valuation import legacy_worth
 
 
+def auction_lot(game) -> tuple[str, int]:
+    """(legacy on offer as the cheapest, its current price)."""
+    auction = game.auction_state()
+    return auction["lot"], auction["price"]
+
+
+def reservations(game, seat: int) -> dict[str, int]:
+    """This seat's open reservation bids per legacy."""
+    return {legacy: bids[seat] for legacy, bids in game.auction_state()["reservations"].items() if seat in bids}
+
+
 def _pass_or_drop(legal: list[dict]) -> dict:
-    return view.find_action(legal, "drop") or view.find_action(legal, "pass") or legal[0]
+    return find_action(legal, "drop") or find_action(legal, "pass") or legal[0]
 
 
 class CheapestFirst:
     name = "cheapest_first"
 
     def act(self, game, legal: list[dict]) -> dict:
-        return view.find_action(legal, "buy_legacy") or _pass_or_drop(legal)
+        return find_action(legal, "buy_legacy") or _pass_or_drop(legal)
 
 
 @dataclass(frozen=True)
@@ -53,10 +63,10 @@ class WaitForDrop:
         return game.ruleset.legacies[legacy].price * (1 - self.params.drop)
 
     def act(self, game, legal: list[dict]) -> dict:
-        buy = view.find_action(legal, "buy_legacy")
+        buy = find_action(legal, "buy_legacy")
         if buy is not None and len(legal) == 1:
             return buy  # a legacy at 0 must be taken
-        lot, price = view.auction_lot(game)
+        lot, price = auction_lot(game)
         if buy is not None and price <= self.limit(game, lot):
             return buy
         return _pass_or_drop(legal)
@@ -89,7 +99,7 @@ class _Valuing:
     def estimate(self, game, legacy: str) -> int:
         """`legacy_worth`, remembered per phase (all it depends on besides the rules): an
         auction turn weighs every legacy left, twice."""
-        key = (game.ruleset.sha256, legacy, view.phase_index(game))
+        key = (game.ruleset.sha256, legacy, game.phase_index())
         worth = self._worth.get(key)
         if worth is None:
             p = self.params
@@ -103,14 +113,14 @@ class _Valuing:
         return min(self.estimate(game, legacy) * (1 + self.params.premium), cash * self.params.budget)
 
     def _contest(self, game, legal: list[dict], wanted: bool) -> dict:
-        raise_ = view.find_action(legal, "raise")
-        lot, _ = view.auction_lot(game)
+        raise_ = find_action(legal, "raise")
+        lot, _ = auction_lot(game)
         if wanted and raise_ is not None and raise_["bid"] <= self.cap(game, lot):
             return raise_
         return _pass_or_drop(legal)
 
     def _leading(self, game, mine: dict[str, int], legacy: str, bid: int) -> bool:
-        """True when its own reservation (`mine`: its `view.reservations`) already leads
+        """True when its own reservation (`mine`: its `reservations`) already leads
         (the legal bid is one step above it)."""
         held = mine.get(legacy)
         return held is not None and held + game.ruleset.auction.reservation_step >= bid
@@ -120,12 +130,12 @@ class ValueBidder(_Valuing):
     def act(self, game, legal: list[dict]) -> dict:
         if game.decision() == "auction_contest":
             return self._contest(game, legal, True)
-        buy = view.find_action(legal, "buy_legacy")
+        buy = find_action(legal, "buy_legacy")
         if buy is not None and len(legal) == 1:
             return buy
-        lot, price = view.auction_lot(game)
+        lot, price = auction_lot(game)
         offers = [(buy, lot, price)] if buy is not None else []
-        mine = view.reservations(game, self.seat)
+        mine = reservations(game, self.seat)
         offers += [(a, a["legacy"], a["bid"]) for a in legal if a["type"] == "reserve"
                    and not self._leading(game, mine, a["legacy"], a["bid"])]
         cash = game.player_state(self.seat, ("cash",))["cash"]
@@ -143,20 +153,20 @@ class ReserveSniper(_Valuing):
     def target(self, game) -> str:
         """The unsold legacy it values most (the cheaper one on a tie), chosen again only
         once it is sold: a sniper that changed its mind would defend nothing."""
-        left = view.auction_legacies(game)
+        left = game.auction_state()["left"]
         if self._target not in left:
             self._target = left[self.chooser.pick([self.estimate(game, l) for l in left], MONEY_SCALE)]
         return self._target
 
     def act(self, game, legal: list[dict]) -> dict:
         target = self.target(game)
-        lot, price = view.auction_lot(game)
+        lot, price = auction_lot(game)
         if game.decision() == "auction_contest":
             return self._contest(game, legal, lot == target)
-        buy = view.find_action(legal, "buy_legacy")
+        buy = find_action(legal, "buy_legacy")
         if buy is not None and (len(legal) == 1 or (lot == target and price <= self.cap(game, lot))):
             return buy
-        mine = view.reservations(game, self.seat)
+        mine = reservations(game, self.seat)
         for a in legal:
             if a["type"] == "reserve" and a["legacy"] == target and a["bid"] <= self.cap(game, target) \
                     and not self._leading(game, mine, target, a["bid"]):

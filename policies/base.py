@@ -17,6 +17,9 @@ from policies.spec import Call, parse_args, split_spec
 
 
 class Policy(Protocol):
+    """A policy may also read the legal actions as ints: one that sets `reads_codes`
+    True has `act_code(game) -> int`, the index of its choice in `game.legal_codes()`
+    (and `legal_actions()`), which the play loop calls instead of `act`, building no dicts."""
     name: str  # full name, e.g. "random_legal"
     auction_strategy: str
 
@@ -121,6 +124,17 @@ class WithAuction:
             return self.strategy.act(game, legal)
         return self.style.act(game, legal)
 
+    @property
+    def reads_codes(self) -> bool:
+        return reads_codes(self.style)
+
+    def act_code(self, game) -> int:
+        """The style's choice by int; the strategy's (which reads dicts) found among the legal dicts."""
+        if game.decision() in AUCTION_DECISIONS:
+            legal = game.legal_actions()
+            return index_of(legal, self.strategy.act(game, legal))
+        return self.style.act_code(game)
+
 
 class Checked:
     """The policy as the game sees it: named by its spec, every answer checked."""
@@ -140,11 +154,38 @@ class Checked:
             raise PolicyFailure(self._where(game) + f" chose an illegal action {action!r}")
         return action
 
+    @property
+    def reads_codes(self) -> bool:
+        return reads_codes(self.policy)
+
+    def act_code(self, game) -> int:
+        try:
+            i = self.policy.act_code(game)
+        except Exception as exc:
+            raise PolicyFailure(self._where(game) + f" raised {_one_line(exc)}") from exc
+        if type(i) is not int or not 0 <= i < game.legal_count():
+            raise PolicyFailure(self._where(game) + f" chose an illegal action index {i!r}")
+        return i
+
     def _where(self, game) -> str:
         obs = game.observation()
         return (f"policy {self.name!r} (seat {self.seat}, seed {game.seed}) at decision "
                 f"{game.decision()!r} for {game.actor_label()} (round {obs['round']}, "
                 f"SR {obs['sr']}, OR {obs['or']})")
+
+
+def reads_codes(policy) -> bool:
+    """Does `policy` choose by int (`act_code`)? (See `Policy`.)"""
+    return getattr(policy, "reads_codes", False) is True
+
+
+def index_of(legal: list[dict], action: dict) -> int:
+    """Where `action` is in `legal`: by identity first (a player hands back one of the
+    very dicts it was given), else by equality (ValueError if it is not there)."""
+    for i, candidate in enumerate(legal):
+        if candidate is action:
+            return i
+    return legal.index(action)
 
 
 def _one_of(action: dict, legal: list[dict]) -> bool:
@@ -154,6 +195,24 @@ def _one_of(action: dict, legal: list[dict]) -> bool:
         if candidate is action:
             return True
     return action in legal
+
+
+def find_action(legal: list[dict], *types: str, last: bool = False) -> dict | None:
+    """The first legal action of one of `types` (None if there is none), or with `last`
+    the last: the pass or skip, which the engine lists after a step's choices (a hundred
+    tile lays, a turn's buys). A plain loop: `next()` over a generator costs more than the
+    search in these short lists."""
+    for action in (reversed(legal) if last else legal):
+        if action["type"] in types:
+            return action
+    return None
+
+
+def move_index(game, kind: int, last: bool = False) -> int:
+    """`find_action` on the legal actions as ints: the index of the first (or `last`)
+    legal action of `kind` (codes.py), -1 if there is none."""
+    moves = game.legal_moves(kind)
+    return moves[-1 if last else 0][0] if moves else -1
 
 
 def policy_names() -> list[str]:

@@ -42,11 +42,16 @@ class Chooser:
         if self.temperature == 0 or len(values) == 1:
             return best
         top = values[best]
-        width = self.temperature * max(abs(top), scale)
-        weights = [math.exp((v - top) / width) for v in values]
-        draw = self.rng.random() * sum(weights)
-        for i, w in enumerate(weights):
-            draw -= w
-            if draw < 0:
-                return i
-        return best  # rounding left the draw at the very end: the last weight is the best's share
+        return _draw(values, best, top, self.temperature * max(abs(top), scale), self.rng.random())
+
+
+def _draw(values: Sequence[float], best: int, top: float, width: float, uniform: float) -> int:
+    """The option drawn by `uniform` (in [0, 1)) with the weights of `Chooser.pick` (typed
+    in choice.pxd: the same float operations, in the same order, as Python's)."""
+    weights = [math.exp((v - top) / width) for v in values]
+    draw = uniform * sum(weights)
+    for i in range(len(weights)):
+        draw -= weights[i]
+        if draw < 0:
+            return i
+    return best  # rounding left the draw at the very end: the last weight is the best's share

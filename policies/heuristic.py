@@ -12,7 +12,7 @@ import numpy as np
 
 from policies import operating_play as op
 from policies.auction import ValueBidder, ValueParams
-from policies.base import AUCTION_DECISIONS, register
+from policies.base import AUCTION_DECISIONS, index_of, register
 from policies.choice import TEMPERATURE, Chooser
 from policies.spec import bind, parse_args
 from policies.stock_play import stock_turn
@@ -63,11 +63,15 @@ PRESETS = {
                                           horizon=6, vehicle_timing=1.5, upgrade_ships=1.5, premium=-0.2),
 }
 
-_OPERATING = {
+# the company decisions it makes on the legal actions as ints (the frequent ones, and
+# those with many choices: a hundred tile lays), and those it makes on their dicts
+_BY_CODE = {
     "lay_tile": op.lay_tile,
     "place_station": op.place_station,
     "buy_vehicles": op.buy_vehicle,
     "dividend": op.dividend,
+}
+_OPERATING = {
     "company_sells": op.company_sells,
     "company_buys_back": op.company_buys_back,
     "company_buys_legacy": op.company_buys_legacy,
@@ -88,16 +92,29 @@ class Heuristic:
         self.auction_strategy = self.auction.name
         self.cache = DecisionCache()
 
+    reads_codes = True  # the play loop calls act_code
+
     def act(self, game, legal: list[dict]) -> dict:
-        if len(legal) == 1:
-            return legal[0]
+        """Its choice among `legal` (`game.legal_actions()`, in its order)."""
+        return legal[self.act_code(game)]
+
+    def act_code(self, game) -> int:
+        """The index of its choice in `game.legal_codes()`."""
+        if game.legal_count() == 1:
+            return 0
         self.cache.begin()
         decision = game.decision()
-        if decision in AUCTION_DECISIONS:
-            return self.auction.act(game, legal)
         if decision == "stock_turn":
-            return stock_turn(game, legal, self.seat, self.params, self.cache, self.chooser)
-        return _OPERATING[decision](game, legal, self.params, self.cache, self.chooser)
+            return stock_turn(game, self.seat, self.params, self.cache, self.chooser)
+        by_code = _BY_CODE.get(decision)
+        if by_code is not None:
+            return by_code(game, self.params, self.cache, self.chooser)
+        legal = game.legal_actions()
+        if decision in AUCTION_DECISIONS:
+            action = self.auction.act(game, legal)
+        else:
+            action = _OPERATING[decision](game, legal, self.params, self.cache, self.chooser)
+        return index_of(legal, action)
 
 
 def _factory(preset: str):

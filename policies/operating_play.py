@@ -1,66 +1,71 @@
 """The heuristic's decisions for a company it runs, and for markers. Track, stations,
 markers and vehicles are judged by the company's best route revenue before and after,
 asked of the core's `best_routes` on a copy of the map, or of its `lay_revenues` for
-all candidate lays at once (`game_view`); no rule is re-implemented here."""
+all candidate lays at once (the Game's what-if questions); no rule is re-implemented here."""
 from __future__ import annotations
 
-from policies import game_view as view
+from menorca_sim.core.codes import BUY_VEHICLE, FORCED_BUY, PAYOUT, PLACE_STATION, SKIP, WITHHOLD
+from policies.base import find_action, move_index
 from policies.choice import MONEY_SCALE, Chooser
 from policies.valuation import DecisionCache, surviving, vehicle_shortfall
 
 
 def _company(game, cache: DecisionCache) -> tuple[str, dict]:
-    company = view.operating_company(game)
+    company = game.operating_company()
     return company, cache.company(game, company)
 
 
 def _probe_fleet(game, company: str, fleet: list[str]) -> list[str]:
     """Its fleet plus one of each vehicle it could buy now: where its routes are
     heading, to judge track, stations and markers by."""
-    return list(fleet) + sorted(set(view.for_sale(game, company)))
+    return list(fleet) + sorted(set(game.vehicles_for_sale(company)))
 
 
 def _skip(legal: list[dict]) -> dict:
     last = legal[-1]  # where the engine lists it: no call for the common case
-    return last if last["type"] == "skip" else view.find_action(legal, "skip", last=True)
+    return last if last["type"] == "skip" else find_action(legal, "skip", last=True)
 
 
-def lay_tile(game, legal: list[dict], params, cache: DecisionCache, chooser: Chooser) -> dict:
+def lay_tile(game, params, cache: DecisionCache, chooser: Chooser) -> int:
     """The lay whose revenue gain for the probe fleet best repays its cost. A company
     that earns nothing yet (a minor starting out) plans `lookahead` lays ahead: the
     first lay of the best sequence, or, if no sequence earns, the free lay that opens
-    the most lays after it (extending its network); none if nothing helps."""
+    the most lays after it (extending its network); none if nothing helps. Read from the
+    legal actions as ints (`Game.legal_lays`): a lay is (hex, tile, rotation, cost), as
+    the WhatIf takes it; the index of the chosen action is returned."""
     company, info = _company(game, cache)
     fleet = _probe_fleet(game, company, info["vehicles"])
     spare = info["cash"] - vehicle_shortfall(game, company, info)
-    lays = [a for a in legal if a["type"] == "lay_tile" and a["cost"] <= spare]
+    at, lays = game.legal_lays(spare)  # the affordable lays' indices among the legal actions, and the lays
     # each lay's revenue gain, in one core call (which searches each vehicle kind again
     # only where a lay may change its routes, and the revenue before them on the way)
-    revenues = view.lay_revenues(game, company, fleet, lays)
-    base = view.route_revenue(game, company, fleet)
-    best = _best_gain(chooser, [_skip(legal)] + lays,
-                      [0.0] + [(revenue - base) * params.horizon - a["cost"] for a, revenue in zip(lays, revenues)])
-    if best["type"] != "skip" or base > 0 or params.lookahead < 2:
+    ask = game.whatif
+    revenues = ask.lay_revenues(company, fleet, lays)
+    base = ask.route_revenue(company, fleet)
+    skip = move_index(game, SKIP, last=True)
+    best = _best_gain(chooser, [skip] + at,
+                      [0.0] + [(revenue - base) * params.horizon - lay[3] for lay, revenue in zip(lays, revenues)])
+    if best != skip or base > 0 or params.lookahead < 2:
         return best
     best_key = (0.0, 0)
     # the company earns nothing (base 0: a lay's revenue is its gain): a lay's gain is what
     # it earns after it; the lays after each lay that earns nothing alone, asked of the core at once
-    cache.ask_next_lay_revenues(game, company, fleet, [], [a for a, now in zip(lays, revenues) if now == 0])
-    for a, now in zip(lays, revenues):
-        revenue = lookahead_revenue(game, company, fleet, [a], params.lookahead - 1, cache, now=now)
-        key = (revenue * params.horizon - a["cost"],
-               len(cache.next_lay_revenues(game, company, fleet, [a])) if revenue == 0 and a["cost"] == 0 else 0)
+    cache.ask_next_lay_revenues(game, company, fleet, [], [lay for lay, now in zip(lays, revenues) if now == 0])
+    for i, lay, now in zip(at, lays, revenues):
+        revenue = lookahead_revenue(game, company, fleet, [lay], params.lookahead - 1, cache, now=now)
+        key = (revenue * params.horizon - lay[3],
+               len(cache.next_lay_revenues(game, company, fleet, [lay])) if revenue == 0 and lay[3] == 0 else 0)
         if key > best_key:
-            best, best_key = a, key
+            best, best_key = i, key
     return best
 
 
-def lookahead_revenue(game, company: str, fleet: list[str], lays: list[dict], depth: int,
+def lookahead_revenue(game, company: str, fleet: list[str], lays: list[tuple], depth: int,
                       cache: DecisionCache, now: int | None = None) -> int:
     """What `fleet` earns after `lays` (`now`, when the caller knows it), or, while that
     is nothing, after up to `depth` further lays in later turns (the best sequence):
     how a company with no route yet finds its track."""
-    best = view.route_revenue(game, company, fleet, lays) if now is None else now
+    best = game.whatif.route_revenue(company, fleet, lays) if now is None else now
     if best == 0 and depth > 0:
         # the last level asks the core for all its lays at once
         values = (cache.next_lay_revenues(game, company, fleet, lays) if depth == 1 else
@@ -74,10 +79,10 @@ def lookahead_revenue(game, company: str, fleet: list[str], lays: list[dict], de
 def earns_within(game, company: str, fleet: list[str], depth: int, cache: DecisionCache) -> bool:
     """Does `fleet` earn now or after some sequence of at most `depth` lays in later
     turns (`lookahead_revenue(...) > 0`, with each level's lays asked of the core at once)?"""
-    return view.route_revenue(game, company, fleet) > 0 or _earns_after(game, company, fleet, [], depth, cache)
+    return game.route_revenue(company, fleet) > 0 or _earns_after(game, company, fleet, [], depth, cache)
 
 
-def _earns_after(game, company: str, fleet: list[str], done: list[dict], depth: int,
+def _earns_after(game, company: str, fleet: list[str], done: list[tuple], depth: int,
                  cache: DecisionCache) -> bool:
     """Some sequence of 1..`depth` lays after `done` makes `fleet` earn."""
     if depth <= 0:
@@ -88,7 +93,7 @@ def _earns_after(game, company: str, fleet: list[str], done: list[dict], depth: 
         return False
     nexts = cache.next_lays(game, company, done)
     if depth == 2:  # the last level in one core call, which stops at the first lay after which some lay earns
-        answers = view.next_lay_revenues_each(game, company, fleet, nexts, done, until_earning=True)
+        answers = game.whatif.next_lay_revenues_each(company, fleet, nexts, done, True)
         return bool(answers) and any(answers[-1])
     for nxt in nexts:
         if _earns_after(game, company, fleet, done + [nxt], depth - 1, cache):
@@ -96,21 +101,24 @@ def _earns_after(game, company: str, fleet: list[str], done: list[dict], depth: 
     return False
 
 
-def place_station(game, legal: list[dict], params, cache: DecisionCache, chooser: Chooser) -> dict:
-    """The site where the probe fleet earns most, if that repays its cost in the horizon."""
+def place_station(game, params, cache: DecisionCache, chooser: Chooser) -> int:
+    """The site where the probe fleet earns most, if that repays its cost in the horizon
+    (read from the legal actions as ints: see `lay_tile`)."""
     company, info = _company(game, cache)
     fleet = _probe_fleet(game, company, info["vehicles"])
     spare = info["cash"] - vehicle_shortfall(game, company, info)
-    sites = [a for a in legal if a["type"] == "place_station" and a["cost"] <= spare]
+    sites = [(i, action[1], action[2]) for i, action in game.legal_moves(PLACE_STATION) if action[2] <= spare]
+    skip = move_index(game, SKIP, last=True)
     if not sites:
-        return _skip(legal)
-    revenues = view.station_revenues(game, company, fleet, sites)  # the revenue before them on the way
-    base = view.route_revenue(game, company, fleet)
-    return _best_gain(chooser, [_skip(legal)] + sites,
-                      [0.0] + [(revenue - base) * params.horizon - a["cost"] for a, revenue in zip(sites, revenues)])
+        return skip
+    ask = game.whatif
+    revenues = ask.station_revenues(company, fleet, [node for _, node, _ in sites])  # the revenue before them on the way
+    base = ask.route_revenue(company, fleet)
+    return _best_gain(chooser, [skip] + [i for i, _, _ in sites],
+                      [0.0] + [(revenue - base) * params.horizon - cost for (_, _, cost), revenue in zip(sites, revenues)])
 
 
-def _best_gain(chooser: Chooser, options: list[dict], gains: list[float]) -> dict:
+def _best_gain(chooser: Chooser, options: list, gains: list[float]):
     """The option of the best gain over the horizon (skipping, listed first, gains 0), in
     reales: a choice among gains within a few tens of reales is a close call."""
     return options[chooser.pick(gains, MONEY_SCALE)]
@@ -131,7 +139,7 @@ def purchase_value(game, company: str, fleet: list[str], vehicle: str, returned:
     now, lasting = cache.once(("fleet_revenues", company, tuple(fleet)), _earnings, game, company, fleet)
     if starts_phase(game, vehicle):
         harm = cache.once(("phase_change_harm", company), phase_change_harm, game, company, params, cache)
-        gain = (view.route_revenue(game, company, after_phase_change(game, new)) - now + harm) * (1 + params.vehicle_timing)
+        gain = (game.route_revenue(company, after_phase_change(game, new)) - now + harm) * (1 + params.vehicle_timing)
     else:
         new_now, new_lasting = _earnings(game, company, new)
         gain = new_now - now + params.vehicle_timing * (new_lasting - lasting)
@@ -141,22 +149,22 @@ def purchase_value(game, company: str, fleet: list[str], vehicle: str, returned:
 def _earnings(game, company: str, fleet: list[str]) -> tuple[int, int]:
     """What `fleet` earns now, and once the next phase begins (without its vehicles that
     retire then: where none does, the same fleet, not searched again)."""
-    now = view.route_revenue(game, company, fleet)
+    now = game.route_revenue(company, fleet)
     lasting = surviving(game, fleet)
-    return now, (now if len(lasting) == len(fleet) else view.route_revenue(game, company, lasting))
+    return now, (now if len(lasting) == len(fleet) else game.route_revenue(company, lasting))
 
 
 def starts_phase(game, vehicle: str) -> bool:
     """Buying `vehicle` from the bank starts the next phase (the first ship of its tier)."""
     rs = game.ruleset
-    return rs.vehicles[vehicle].kind != "cart" and rs.tier_index[vehicle] == view.phase_index(game) + 1
+    return rs.vehicles[vehicle].kind != "cart" and rs.tier_index[vehicle] == game.phase_index() + 1
 
 
 def after_phase_change(game, fleet: list[str]) -> list[str]:
     """`fleet` once the next phase begins: its retired vehicles gone and each kind cut
     down to the new limit, the cheapest first (the ruleset's default discard order)."""
     rs = game.ruleset
-    limit = rs.phases[view.phase_index(game) + 1].limit
+    limit = rs.phases[game.phase_index() + 1].limit
     kept = sorted(surviving(game, fleet), key=lambda v: -rs.vehicles[v].price)
     out = []
     for kind in ("ship", "cart"):
@@ -177,50 +185,58 @@ def phase_change_harm(game, company: str, params, cache: DecisionCache) -> float
         after = after_phase_change(game, info["vehicles"])
         if len(after) == len(info["vehicles"]):  # the same vehicles: no loss
             continue
-        loss = view.route_revenue(game, other, info["vehicles"]) - view.route_revenue(game, other, after)
+        loss = game.route_revenue(other, info["vehicles"]) - game.route_revenue(other, after)
         harm += -loss if info["director"] == me else params.rival_harm * loss
     return harm
 
 
-def buy_vehicle(game, legal: list[dict], params, cache: DecisionCache, chooser: Chooser) -> dict:
+def buy_vehicle(game, params, cache: DecisionCache, chooser: Chooser) -> int:
     """The bank vehicle of the highest `purchase_value`, while that is positive; a
     company without vehicles buys the best it can; a forced purchase when offered.
-    Otherwise a company with idle cash upgrades (`upgrade`)."""
-    forced = view.find_action(legal, "forced_buy_vehicle")
-    if forced is not None:
+    Otherwise a company with idle cash upgrades (`upgrade`). Read from the legal actions
+    as ints (`Game.legal_moves`): the index of the chosen action."""
+    forced = move_index(game, FORCED_BUY)
+    if forced >= 0:
         return forced
     company, info = _company(game, cache)
     fleet = info["vehicles"]
-    choices = [(purchase_value(game, company, fleet, a["vehicle"], a.get("return"), a["price"], params, cache),
-                -a["price"], -i, a)
-               for i, a in enumerate(legal) if a["type"] == "buy_vehicle" and a["source"] == "bank"]
+    ids = game.tables.vehicle_ids
+    # (value, -price, -index, (index, vehicle, vehicle returned or None, price)) of each bank purchase
+    choices = []
+    for i, action in game.legal_moves(BUY_VEHICLE):
+        if action[2] < 0:  # from the bank
+            purchase = (i, ids[action[1]], ids[action[4]] if action[4] >= 0 else None, action[3])
+            choices.append((purchase_value(game, company, fleet, purchase[1], purchase[2], purchase[3], params,
+                                           cache), -purchase[3], -i, purchase))
     if not choices:
-        return _skip(legal) if fleet else legal[0]
+        return move_index(game, SKIP, last=True) if fleet else 0
     by_price = sorted(choices, key=lambda c: (-c[1], -c[2]))  # on equal value the cheaper, then the first
     best = by_price[chooser.pick([c[0] for c in by_price], MONEY_SCALE)]
     if best[0] > 0 or not fleet:
-        return best[3]
-    return upgrade(game, company, info, choices, params) or _skip(legal)
+        return best[3][0]
+    chosen = upgrade(game, info, choices, params)
+    return chosen if chosen >= 0 else move_index(game, SKIP, last=True)
 
 
-def upgrade(game, company: str, info: dict, choices: list[tuple], params) -> dict | None:
+def upgrade(game, info: dict, choices: list[tuple], params) -> int:
     """The newest ship on sale, bought with cash the company cannot otherwise put to
     work (in a free slot, or in place of an older ship): only while it keeps
     `upgrade_ships` × the price in its treasury and the purchase costs it no revenue
     (other companies' losses from a phase it starts included, as in `purchase_value`).
     Newer ships outlast the old ones, and selling out a tier moves the game on to the
     phases with better tiles and longer ships, which a company with a full network and
-    idle cash can only gain from."""
+    idle cash can only gain from. The index of the purchase (`buy_vehicle`'s `choices`),
+    -1 for none."""
     rs = game.ruleset
     tier = rs.tier_index  # vehicle -> its phase's index
-    ships = [c for c in choices if rs.vehicles[c[3]["vehicle"]].kind != "cart"
-             and info["cash"] >= (1 + params.upgrade_ships) * c[3]["price"]
-             and (c[3].get("return") is None or tier[c[3]["return"]] < tier[c[3]["vehicle"]])]
+    ships = [c for c in choices if rs.vehicles[c[3][1]].kind != "cart"
+             and info["cash"] >= (1 + params.upgrade_ships) * c[3][3]
+             and (c[3][2] is None or tier[c[3][2]] < tier[c[3][1]])]
     if not ships:
-        return None
-    newest = max(tier[c[3]["vehicle"]] for c in ships)
-    value, _, _, action = max((c for c in ships if tier[c[3]["vehicle"]] == newest), key=lambda c: c[:3])
-    return action if value + action["price"] >= 0 else None
+        return -1
+    newest = max(tier[c[3][1]] for c in ships)
+    value, _, _, purchase = max((c for c in ships if tier[c[3][1]] == newest), key=lambda c: c[:3])
+    return purchase[0] if value + purchase[3] >= 0 else -1
 
 
 def _investments(game, company: str, fleet: list[str]) -> list[tuple[str, str | None, int]]:
@@ -228,9 +244,9 @@ def _investments(game, company: str, fleet: list[str]) -> list[tuple[str, str | 
     company may make under its fleet limit, or (a ship at the ship limit) in place of
     one of its ships. The list price is before any legacy discount: errs on the safe side."""
     rs = game.ruleset
-    limit = rs.phases[view.phase_index(game)].limit
+    limit = rs.phases[game.phase_index()].limit
     out = []
-    for v in sorted(set(view.for_sale(game, company))):
+    for v in sorted(set(game.vehicles_for_sale(company))):
         kind = rs.vehicles[v].kind
         same_kind = [x for x in fleet if rs.vehicles[x].kind == kind]
         if len(same_kind) < limit:
@@ -257,20 +273,20 @@ def investment_need(game, company: str, info: dict, params, cache: DecisionCache
     return max(0, price - info["cash"])
 
 
-def dividend(game, legal: list[dict], params, cache: DecisionCache, chooser: Chooser) -> dict:
+def dividend(game, params, cache: DecisionCache, chooser: Chooser) -> int:
     """`always` pays. `market` withholds when the company lacks cash to keep a running
     vehicle through the next phase, or when withholding pays for a vehicle worth buying
     that it cannot afford now; otherwise it pays (moving right when the revenue reaches
     the market value). `growth` also withholds to save towards such a vehicle whenever
-    paying would not move the price right anyway."""
+    paying would not move the price right anyway. (The index of the choice among the legal
+    actions.)"""
     company, info = _company(game, cache)
-    payout = view.find_action(legal, "payout")
-    withhold = view.find_action(legal, "withhold")
+    payout, withhold = move_index(game, PAYOUT), move_index(game, WITHHOLD)
     if params.payout == "always":
         return payout
     if vehicle_shortfall(game, company, info) > 0:
         return withhold
-    revenue = view.pending_revenue(game)
+    revenue = game.pending_revenue()
     investments = _investments(game, company, info["vehicles"])
     # the need is 0 or a price above the cash: where no such need could make it withhold,
     # it pays without valuing the purchases
@@ -299,7 +315,7 @@ def company_sells(game, legal: list[dict], params, cache: DecisionCache, chooser
 def company_buys_back(game, legal: list[dict], params, cache: DecisionCache, chooser: Chooser) -> dict:
     """Buy back when the treasury keeps at least `buy_back_margin` × price after it."""
     company, info = _company(game, cache)
-    back = view.find_action(legal, "company_buys_back")
+    back = find_action(legal, "company_buys_back")
     spare = info["cash"] - vehicle_shortfall(game, company, info) - info["price"]
     if back is not None and spare >= params.buy_back_margin * info["price"]:
         return back
@@ -324,7 +340,7 @@ def discard_vehicle(game, legal: list[dict], params, cache: DecisionCache, choos
     def kept(a: dict) -> int:
         rest = list(fleet)
         rest.remove(a["vehicle"])
-        return view.route_revenue(game, company, rest)
+        return game.route_revenue(company, rest)
 
     by_price = sorted(legal, key=lambda a: prices[a["vehicle"]].price)  # on an equal loss the cheapest
     return by_price[chooser.pick([kept(a) for a in by_price], MONEY_SCALE)]
@@ -332,10 +348,10 @@ def discard_vehicle(game, legal: list[dict], params, cache: DecisionCache, choos
 
 def place_market_marker(game, legal: list[dict], params, cache: DecisionCache, chooser: Chooser) -> dict:
     """Where the company's routes (with the vehicles it could soon run) earn most from it."""
-    company = view.marker_company(game)
+    company = game.marker_company()
     info = cache.company(game, company)
     fleet = _probe_fleet(game, company, info["vehicles"])
-    revenues = view.marker_revenues(game, company, fleet, legal)
+    revenues = game.marker_revenues(company, fleet, legal)
     return legal[chooser.pick(revenues, MONEY_SCALE)]
 
 
@@ -346,7 +362,7 @@ def place_goods_marker(game, legal: list[dict], params, cache: DecisionCache, ch
     vehicles = game.ruleset.vehicles
     visits: dict[str, int] = {}
     for company, info in cache.companies(game).items():
-        plan = view.route_plan(game, company, [v for v in info["vehicles"] if vehicles[v].kind != "cart"])
+        plan = game.route_plan(company, [v for v in info["vehicles"] if vehicles[v].kind != "cart"])
         for route in plan.routes if plan is not None else ():
             for node in route.nodes:
                 visits[node] = visits.get(node, 0) + 1

@@ -18,8 +18,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from policies import game_view as view
-from policies.base import make_policy, register
+from policies.auction import auction_lot, reservations
+from policies.base import find_action, make_policy, register
 from policies.spec import bind, parse_args
 
 
@@ -65,14 +65,14 @@ class Probe:
         if game.decision() not in ("auction_turn", "auction_contest") or legacy not in game.ruleset.legacies:
             return None
         cap = self.params.up_to if self.params.up_to >= 0 else game.ruleset.legacies[legacy].price
-        lot, price = view.auction_lot(game)
+        lot, price = auction_lot(game)
         if game.decision() == "auction_contest":
-            raise_ = view.find_action(legal, "raise")
+            raise_ = find_action(legal, "raise")
             return raise_ if lot == legacy and raise_ is not None and raise_["bid"] <= cap else None
-        buy = view.find_action(legal, "buy_legacy")
+        buy = find_action(legal, "buy_legacy")
         if lot == legacy and buy is not None and price <= cap:
             return buy
-        held = view.reservations(game, self.seat).get(legacy)
+        held = reservations(game, self.seat).get(legacy)
         for a in legal:
             if a["type"] == "reserve" and a["legacy"] == legacy and a["bid"] <= cap and held is None:
                 return a

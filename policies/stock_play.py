@@ -4,7 +4,8 @@ the certificate with the best expected yield, keeping a cash reserve against for
 vehicle purchases of the companies it directs."""
 from __future__ import annotations
 
-from policies import game_view as view
+from menorca_sim.core.codes import BUY_CERT, END_TURN, SELL_CERT, SOURCE_TREASURY, SR_PASS, START_COMPANY
+from policies.base import move_index
 from policies.choice import YIELD_SCALE, Chooser
 from policies.operating_play import earns_within
 from policies.valuation import DecisionCache, vehicle_shortfall
@@ -15,7 +16,7 @@ def company_score(game, company: str, info: dict, seat: int, params) -> float:
     a company whose revenue reaches its price moves right when it pays; one without
     revenue moves left. Its director's own companies get the concentration bonus."""
     price = max(info["price"], 1)
-    revenue = view.route_revenue(game, company, info["vehicles"])
+    revenue = game.route_revenue(company, info["vehicles"])
     unit = game.ruleset.operating.dividend_unit
     score = revenue / unit / price
     if revenue >= price:
@@ -31,7 +32,7 @@ def failing(game, company: str, info: dict, params) -> bool:
     """Its price fell below `sell_drop` of its par, or it earns nothing and cannot buy a vehicle."""
     if info["price"] < info["par"] * params.sell_drop:
         return True
-    return view.route_revenue(game, company, info["vehicles"]) == 0 and vehicle_shortfall(game, company, info) > 0
+    return game.route_revenue(company, info["vehicles"]) == 0 and vehicle_shortfall(game, company, info) > 0
 
 
 def reserve(game, seat: int, params, cache: DecisionCache) -> int:
@@ -41,40 +42,38 @@ def reserve(game, seat: int, params, cache: DecisionCache) -> int:
     return int(need * (1 - params.risk))
 
 
-def stock_turn(game, legal: list[dict], seat: int, params, cache: DecisionCache, chooser: Chooser) -> dict:
+def stock_turn(game, seat: int, params, cache: DecisionCache, chooser: Chooser) -> int:
+    """The index of its choice among the legal actions, read as ints (`Game.legal_moves`)."""
+    ids = game.tables.company_ids
     me = cache.player(game, seat)
     companies = cache.companies(game)
-    sells = [a for a in legal if a["type"] == "sell_cert"]
-    done = view.find_action(legal, "pass", "end_turn", last=True)
-    if sells and (done is None or me["certs"] > _cert_limit(game)):  # over the limit: the worst company
-        scored = [(_score(game, c, companies, seat, params, cache), i)
-                  for i, c in enumerate([a["company"] for a in sells])]
-        return sells[min(scored)[1]]
-    for a in sells:
-        c = a["company"]
+    sells = [(i, ids[action[1]]) for i, action in game.legal_moves(SELL_CERT)]
+    done = max(move_index(game, SR_PASS, last=True), move_index(game, END_TURN, last=True))  # -1: it may not stop
+    if sells and (done < 0 or me["certs"] > _cert_limit(game)):  # over the limit: the worst company
+        scored = [(_score(game, c, companies, seat, params, cache), k) for k, (_, c) in enumerate(sells)]
+        return sells[min(scored)[1]][0]
+    for i, c in sells:
         if companies[c]["director"] != seat and _fails(game, c, companies, params, cache):
-            return a
+            return i
     cash = me["cash"] - reserve(game, seat, params, cache)
-    start = _start(game, legal, seat, params, cash, cache)
-    if start is not None:
+    start = _start(game, seat, params, cash, cache)
+    if start >= 0:
         return start
-    buys, scores = [], []
-    for a in legal:
-        if a["type"] != "buy_cert":
-            continue
-        c = a["company"]
+    buys, scores = [], []  # (index, source) of the certificates worth buying, and their scores
+    for i, action in game.legal_moves(BUY_CERT):
+        c = ids[action[1]]
         if _cert_cost(game, c, companies) > cash:
             continue
         score = _score(game, c, companies, seat, params, cache)
         if score < params.min_yield or _fails(game, c, companies, params, cache):
             continue
-        buys.append(a)
+        buys.append((i, action[2]))
         scores.append(score)
     if not buys:
         return done
     # the best company; on an equal score its treasury first (the company gets the money)
-    order = sorted(range(len(buys)), key=lambda i: buys[i]["source"] != "treasury")
-    return buys[order[chooser.pick([scores[i] for i in order], YIELD_SCALE)]]
+    order = sorted(range(len(buys)), key=lambda k: buys[k][1] != SOURCE_TREASURY)
+    return buys[order[chooser.pick([scores[k] for k in order], YIELD_SCALE)]][0]
 
 
 def _score(game, company: str, companies: dict, seat: int, params, cache: DecisionCache) -> float:
@@ -96,28 +95,32 @@ def _cert_cost(game, company: str, companies: dict) -> int:
     return companies[company]["price"] * game.ruleset.companies[company].certificates[-1] // 10
 
 
-def _start(game, legal: list[dict], seat: int, params, cash: int, cache: DecisionCache) -> dict | None:
+def _start(game, seat: int, params, cash: int, cache: DecisionCache) -> int:
     """Start a company while it directs fewer than `max_companies`, spending at most
     `start_share`..1 of its cash (by `risk`) and at least two of the cheapest vehicles'
     worth (the capital its company starts with): a major at the highest such par (more
-    capital, more vehicles), else a minor; only a company with prospects of a route."""
+    capital, more vehicles), else a minor; only a company with prospects of a route.
+    The index of the start among the legal actions, -1 for none."""
     directed = len([info for info in cache.companies(game).values() if info["director"] == seat])
     if directed >= params.max_companies:
-        return None
+        return -1
     rs = game.ruleset
     budget = cash * (params.start_share + (1 - params.start_share) * params.risk)
     first_fleet = _first_fleet(rs)
     if budget < first_fleet:  # no start is affordable
-        return None
-    starts = [a for a in legal if a["type"] == "start_company"]
+        return -1
+    t = game.tables
     # majors first, the highest par first, then in the order offered
-    affordable = sorted([(rs.companies[a["company"]].kind != "major", -a["par"], i, a)
-                         for i, a in enumerate(starts)
-                         if first_fleet <= a["par"] * rs.companies[a["company"]].certificates[0] // 10 <= budget])
-    for _, _, _, a in affordable:
-        if _has_prospects(game, a, params.lookahead):
-            return a
-    return None
+    affordable = []
+    for i, action in game.legal_moves(START_COMPANY):
+        company, par = t.company_ids[action[1]], t.market.value(action[2], action[3])
+        if first_fleet <= par * rs.companies[company].certificates[0] // 10 <= budget:
+            affordable.append((rs.companies[company].kind != "major", -par, i, company))
+    affordable.sort()
+    for _, minus_par, i, company in affordable:
+        if _has_prospects(game, i, company, -minus_par, params.lookahead):
+            return i
+    return -1
 
 
 def _first_fleet(rs) -> int:
@@ -137,22 +140,20 @@ _PROSPECTS: dict[tuple, bool] = {}  # (ruleset, company, par, depth, map, vehicl
 _PROSPECTS_SIZE = 4096
 
 
-def _has_prospects(game, start: dict, depth: int) -> bool:
-    """Would the started company earn with a vehicle on sale, on the map as it is or
-    after at most `depth` lays? (Asked every stock turn: remembered per map state.)"""
-    company = start["company"]
-    key = (game.ruleset.sha256, company, start["par"], depth, view.map_key(game),
-           tuple(view.for_sale(game, company)))
+def _has_prospects(game, start: int, company: str, par: int, depth: int) -> bool:
+    """Would `company`, started at `par` (legal action `start`), earn with a vehicle on
+    sale, on the map as it is or after at most `depth` lays? (Asked every stock turn:
+    remembered per map state.)"""
+    key = (game.ruleset.sha256, company, par, depth, game.map_key(), tuple(game.vehicles_for_sale(company)))
     if key not in _PROSPECTS:
         if len(_PROSPECTS) >= _PROSPECTS_SIZE:
             _PROSPECTS.clear()
-        _PROSPECTS[key] = _search_prospects(game, start, depth)
+        _PROSPECTS[key] = _search_prospects(game, start, company, depth)
     return _PROSPECTS[key]
 
 
-def _search_prospects(game, start: dict, depth: int) -> bool:
+def _search_prospects(game, start: int, company: str, depth: int) -> bool:
     trial = game.clone()
-    trial.apply(start)
-    company = start["company"]
-    fleet = sorted(set(view.for_sale(trial, company)))
+    trial.apply_code(start)
+    fleet = sorted(set(trial.vehicles_for_sale(company)))
     return earns_within(trial, company, fleet, depth, DecisionCache())

@@ -2,7 +2,6 @@
 than once (`DecisionCache`), a company's vehicles' outlook, a legacy's worth."""
 from __future__ import annotations
 
-from policies import game_view as view
 
 
 # The parts of the state records the scripted players read (built at every decision):
@@ -54,24 +53,24 @@ class DecisionCache:
             self._players[seat] = game.player_state(seat, PLAYER_FIELDS)
         return self._players[seat]
 
-    def next_lays(self, game, company: str, done: list[dict]) -> list[dict]:
-        """`game.next_lays(company, done)`, asked once per decision."""
-        return self.once(("next_lays", company, _lays_key(done)), view.next_lays, game, company, done)
+    def next_lays(self, game, company: str, done: list[tuple]) -> list[tuple]:
+        """`game.whatif.next_lays(company, done)` (lays as tuples), asked once per decision."""
+        return self.once(("next_lays", company, tuple(done)), game.whatif.next_lays, company, done)
 
-    def next_lay_revenues(self, game, company: str, fleet: list[str], done: list[dict]) -> list[int]:
-        """`game.next_lay_revenues(company, fleet, done)`, asked once per decision."""
-        return self.once(("next_lay_revenues", company, tuple(fleet), _lays_key(done)),
-                         view.next_lay_revenues, game, company, fleet, done)
+    def next_lay_revenues(self, game, company: str, fleet: list[str], done: list[tuple]) -> list[int]:
+        """`game.whatif.next_lay_revenues(company, fleet, done)`, asked once per decision."""
+        return self.once(("next_lay_revenues", company, tuple(fleet), tuple(done)),
+                         game.whatif.next_lay_revenues, company, fleet, done)
 
-    def ask_next_lay_revenues(self, game, company: str, fleet: list[str], done: list[dict],
-                              firsts: list[dict]) -> None:
+    def ask_next_lay_revenues(self, game, company: str, fleet: list[str], done: list[tuple],
+                              firsts: list[tuple]) -> None:
         """Ask `next_lay_revenues(game, company, fleet, done + [lay])` for each lay of
         `firsts` not asked yet in this decision, all in one core call: `next_lay_revenues`
         then finds them."""
-        keys = [("next_lay_revenues", company, tuple(fleet), _lays_key(done + [lay])) for lay in firsts]
+        keys = [("next_lay_revenues", company, tuple(fleet), tuple(done + [lay])) for lay in firsts]
         todo = [i for i, key in enumerate(keys) if key not in self._answers]
         if todo:
-            answers = view.next_lay_revenues_each(game, company, fleet, [firsts[i] for i in todo], done)
+            answers = game.whatif.next_lay_revenues_each(company, fleet, [firsts[i] for i in todo], done)
             for i, revenues in zip(todo, answers):
                 self._answers[keys[i]] = revenues
 
@@ -83,20 +82,16 @@ class DecisionCache:
         return self._answers[key]
 
 
-def _lays_key(lays: list[dict]) -> tuple:
-    return tuple([(lay["hex"], lay["tile"], lay["rotation"]) for lay in lays])
-
-
 def surviving(game, fleet: list[str]) -> list[str]:
     """The vehicles of `fleet` still running after the next phase change."""
     retire = game.ruleset.retire_index
-    nxt = view.phase_index(game) + 1
+    nxt = game.phase_index() + 1
     return [v for v in fleet if retire[v] > nxt]
 
 
 def cheapest_vehicle(game, company: str) -> int:
     """Price of the cheapest vehicle the bank sells this company now (0 if none)."""
-    prices = [game.ruleset.vehicles[v].price for v in view.for_sale(game, company)]
+    prices = [game.ruleset.vehicles[v].price for v in game.vehicles_for_sale(company)]
     return min(prices) if prices else 0
 
 
@@ -115,7 +110,7 @@ def ors_before_close(game, legacy: str, sets_per_phase: float) -> float:
     close = rs.legacies[legacy].close_epoch
     if close is None:
         close = next((e.number for e in rs.epochs if e.legacies_close), len(rs.epochs) + 1)
-    now = view.phase_index(game)
+    now = game.phase_index()
     return sum([p.ors * sets_per_phase for i, p in enumerate(rs.phases) if i >= now and p.epoch < close])
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 CORE = sorted(p.stem for p in (ROOT / "menorca_sim" / "core").glob("*.py") if p.stem != "__init__")
 # the Python layers setup.py compiles as they are (its LAYERS)
-LAYERS = ["menorca_sim.game", "policies.base", "policies.game_view", "policies.valuation", "policies.heuristic",
+LAYERS = ["menorca_sim.game", "policies.base", "policies.valuation", "policies.heuristic",
           "policies.auction", "policies.operating_play", "policies.stock_play", "policies.choice"]
 MODULES = [f"menorca_sim.core.{name}" for name in CORE] + LAYERS
 PROBE = """

@@ -5,7 +5,7 @@ import pytest
 from menorca_sim.game import Game
 from menorca_sim.rules import load_ruleset
 from policies import make_policy
-from policies import game_view as view
+from policies.auction import auction_lot
 
 AUCTION = ("auction_turn", "auction_contest")
 
@@ -22,9 +22,9 @@ def run_auction(ruleset, specs, legacies, seed=0):
     moves = []
     while game.decision() in AUCTION:
         seat = game.current_actor()
-        lot, price = view.auction_lot(game)
+        lot, price = auction_lot(game)
         strategy = policies[seat].policy.strategy
-        caps = {l: strategy.cap(game, l) for l in view.auction_legacies(game)} \
+        caps = {l: strategy.cap(game, l) for l in game.auction_state()["left"]} \
             if hasattr(strategy, "cap") else {}
         action = policies[seat].act(game, game.legal_actions())
         moves.append((seat, lot, price, action, caps))

@@ -8,7 +8,6 @@ import pytest
 from menorca_sim.game import Game, seed_sequences
 from menorca_sim.play import play_game
 from menorca_sim.rules import load_ruleset
-from policies import game_view as view
 from policies import make_policy
 from policies.heuristic import HeuristicParams
 from policies.operating_play import earns_within, investment_need, lookahead_revenue
@@ -93,9 +92,9 @@ def test_payout_rules_on_real_dividends(ruleset):
         while not game.is_over():
             legal = game.legal_actions()
             if game.decision() == "dividend":
-                info = game.observation()["companies"][view.operating_company(game)]
+                info = game.observation()["companies"][game.operating_company()]
                 picks = {rule: judge.act(game, legal)["type"] for rule, judge in judges.items()}
-                choices.append((view.pending_revenue(game), info["price"], picks))
+                choices.append((game.pending_revenue(), info["price"], picks))
             game.apply(players[game.current_actor()].act(game, legal))
     assert len(choices) > 20
     assert all(picks["always"] == "payout" for _, _, picks in choices)
@@ -108,15 +107,15 @@ def test_payout_rules_on_real_dividends(ruleset):
 
 def test_first_lay_raises_route_revenue(ruleset):
     game = advance_to(ruleset, "lay_tile")
-    company = view.operating_company(game)
+    company = game.operating_company()
     legal = game.legal_actions()
     choice = make_policy("heuristic", game.current_actor(), np.random.default_rng(0)).act(game, legal)
     # with one xebec and one cart (what it can buy now), the chosen lay earns more than no lay
     fleet = ["cart", "xebec"]
     if choice["type"] == "lay_tile":
-        assert view.route_revenue(game, company, fleet, [choice]) > view.route_revenue(game, company, fleet)
+        assert game.route_revenue(company, fleet, [choice]) > game.route_revenue(company, fleet)
     else:
-        assert all(view.route_revenue(game, company, fleet, [a]) <= view.route_revenue(game, company, fleet)
+        assert all(game.route_revenue(company, fleet, [a]) <= game.route_revenue(company, fleet)
                    for a in legal if a["type"] == "lay_tile" and a["cost"] == 0)
 
 
@@ -160,9 +159,9 @@ def test_dividend_values_purchases_only_where_they_could_decide(ruleset):
     withhold: at every dividend of two games each still answers what the full rule
     (the need always valued) answers."""
     def full_rule(game, legal, params):
-        company = view.operating_company(game)
+        company = game.operating_company()
         info = game.company_state(company, COMPANY_FIELDS)
-        revenue = view.pending_revenue(game)
+        revenue = game.pending_revenue()
         need = investment_need(game, company, info, params, DecisionCache())
         withhold = vehicle_shortfall(game, company, info) > 0 or 0 < need <= revenue or (
             params.payout == "growth" and need > 0 and revenue < info["price"])
@@ -181,10 +180,10 @@ def test_dividend_values_purchases_only_where_they_could_decide(ruleset):
             if game.decision() == "dividend":
                 # and the same company with less cash (more needs): none, or just what
                 # leaves the cheapest vehicle's need at the revenue (the rule's edge)
-                company = view.operating_company(game)
-                prices = [ruleset.vehicles[v].price for v in view.for_sale(game, company)]
+                company = game.operating_company()
+                prices = [ruleset.vehicles[v].price for v in game.vehicles_for_sale(company)]
                 states = [game]
-                for cash in (0, max(0, min(prices) - view.pending_revenue(game))) if prices else ():
+                for cash in (0, max(0, min(prices) - game.pending_revenue())) if prices else ():
                     states.append(game.clone())
                     states[-1]._eng.co_cash[game._eng.t.company_index[company]] = cash
                 for state in states:
@@ -206,8 +205,8 @@ def test_prospects_ask_each_level_at_once_and_agree_with_the_lookahead(ruleset):
         while not game.is_over() and asked < 6:
             legal = game.legal_actions()
             if game.decision() == "lay_tile":
-                company = view.operating_company(game)
-                for fleet in (["cart"], sorted(set(view.for_sale(game, company)))):
+                company = game.operating_company()
+                for fleet in (["cart"], sorted(set(game.vehicles_for_sale(company)))):
                     for depth in (0, 1, 2):
                         expected = lookahead_revenue(game, company, fleet, [], depth, DecisionCache()) > 0
                         assert earns_within(game, company, fleet, depth, DecisionCache()) == expected

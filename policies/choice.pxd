@@ -1,0 +1,7 @@
+# Compiled declarations of choice.py (augmenting .pxd: choice.py stays the plain Python
+# reference). A temperature draw weighs every option (a hundred tile lays): in C doubles,
+# the same operations as Python's floats, so the same draws.
+cimport cython
+
+@cython.locals(v=cython.double, draw=cython.double, i=Py_ssize_t)
+cdef Py_ssize_t _draw(object values, Py_ssize_t best, double top, double width, double uniform) except -1
