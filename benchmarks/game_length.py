@@ -18,10 +18,8 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__)))) 
 
 import numpy as np  # noqa: E402
 
-from menorca_sim.game import seed_sequences  # noqa: E402
-from menorca_sim.play import play_game  # noqa: E402
+from menorca_sim.play import play_game, seat_policies  # noqa: E402
 from menorca_sim.rules import load_ruleset  # noqa: E402
-from policies import make_policy  # noqa: E402
 
 
 class Timed:
@@ -45,9 +43,8 @@ def play_table(ruleset, spec: str, players: int, minors: list[str], games: int,
     """The games' summaries and the seconds spent in the policies."""
     out, policy_seconds = [], 0.0
     for seed in range(first_seed, first_seed + games):
-        streams = seed_sequences(seed, players)[1:]
-        policies = [Timed(make_policy(spec, i, np.random.default_rng(streams[i]))) for i in range(players)]
-        out.append(play_game(ruleset, players, seed, policies, minors=minors).summary())
+        policies = [Timed(p) for p in seat_policies([spec] * players, seed)]
+        out.append(play_game(ruleset, seed, policies, minors=minors).summary())
         policy_seconds += sum(p.seconds for p in policies)
     return out, policy_seconds
 

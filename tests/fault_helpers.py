@@ -17,12 +17,12 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pytest
 
-from menorca_sim.chunk_worker import PlayFn
+from menorca_sim.run.chunk_worker import PlayFn
 from menorca_sim.cli import run as cli_run
-from menorca_sim.experiment import Experiment, GameSpec, load_experiment
-from menorca_sim.outcomes import TABLES
+from menorca_sim.run.experiment import Experiment, GameSpec, load_experiment
+from menorca_sim.run.outcomes import TABLES
 from menorca_sim.rules import Ruleset
-from menorca_sim.runner import run_experiment
+from menorca_sim.run.runner import run_experiment
 from test_runner import EXPERIMENT, dataset
 from test_runner_toy import toy_play
 
@@ -89,7 +89,7 @@ CLI_SCRIPT = f"""
 import functools, sys
 sys.path.insert(0, {str(TESTS)!r})
 from menorca_sim.cli import run as cli_run
-from menorca_sim.runner import run_experiment
+from menorca_sim.run.runner import run_experiment
 from fault_helpers import bulky_play
 cli_run.run_experiment = functools.partial(run_experiment, play=functools.partial(bulky_play, from_game={BULKY_FROM}))
 cli_run.check_policy_spec = lambda spec: None
@@ -100,8 +100,8 @@ cli_run.command(sys.argv[1:])
 RUN_SCRIPT = f"""
 import sys
 sys.path.insert(0, {str(TESTS)!r})
-from menorca_sim.experiment import load_experiment
-from menorca_sim.runner import run_experiment
+from menorca_sim.run.experiment import load_experiment
+from menorca_sim.run.runner import run_experiment
 from fault_helpers import sleepy_play
 run_experiment(load_experiment(sys.argv[1]), sys.argv[2], jobs=2, chunk=int(sys.argv[3]), play=sleepy_play)
 """

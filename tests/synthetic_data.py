@@ -1,4 +1,4 @@
-"""Synthetic experiment datasets with the exact outcome schema (menorca_sim/outcomes.py),
+"""Synthetic experiment datasets with the exact outcome schema (menorca_sim/run/outcomes.py),
 for testing the analysis before real games exist. Effects are planted on purpose:
 strategy strengths, seat advantages, legacy advantages and variant effects on game
 length. Everything else (names of companies, legacies, minors, phases, par values)
@@ -18,7 +18,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from menorca_sim.outcomes import TABLES
+from menorca_sim.run.outcomes import TABLES
 from menorca_sim.rules import load_ruleset
 
 DatasetBuilder = Callable[[Path], Path]

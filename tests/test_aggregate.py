@@ -16,7 +16,7 @@ import synthetic_data
 from test_stats import _per_game_bradley_terry
 from menorca_sim.analysis import aggregate
 from menorca_sim.analysis.aggregate import Dataset, DatasetError
-from menorca_sim.outcomes import TABLES
+from menorca_sim.run.outcomes import TABLES
 
 
 def _rows(data, table):

@@ -14,7 +14,7 @@ import pyarrow.parquet as pq
 import pytest
 from click.testing import CliRunner
 
-from menorca_sim import parquet_store as store
+from menorca_sim.run import parquet_store as store
 from menorca_sim.cli import main
 from menorca_sim.cli.errors import OneLineGroup
 from menorca_sim.cli.fuzz import command as fuzz_command
@@ -34,11 +34,14 @@ seats = "random_legal"
 CASES = [
     ("play: a player count the ruleset lacks", "play --players 4", "the ruleset has no 4-player setup (it has 2, 3)"),
     ("play: players not a number", "play --players abc", "'abc' is not a valid integer"),
-    ("play: negative seed", "play --seed -1", "-1 is not in the range x>=0"),
+    ("play: negative seed", "play --seed -1", "'--seed': expected an integer >= 0, got '-1'"),
+    ("play: seed not a number", "play --seed abc", "'--seed': expected an integer >= 0, got 'abc'"),
     ("play: unknown minor", "play --minors Foo,Ramaders", "unknown minor 'Foo' (the ruleset has Ramaders, Artesans"),
     ("play: one minor", "play --minors Ramaders", "'Ramaders' is not 2 different minors"),
     ("play: the same minor twice", "play --minors Artesans,Artesans", "'Artesans,Artesans' is not 2 different minors"),
-    ("play: unknown policy", "play --policies nonsense", "unknown policy 'nonsense' (known: heuristic"),
+    ("play: unknown policy", "play --policies nonsense", "error: unknown policy 'nonsense' (known: heuristic"),
+    ("play: a policy name mistyped", "play --policies heuristc",
+     "error: unknown policy 'heuristc'; did you mean 'heuristic'? (known: heuristic"),
     ("play: policy parameter out of range", "play --policies heuristic(risk=2)",
      "risk must be within [0, 1], got 2.0"),
     ("play: unbalanced policy spec", "play --policies heuristic(risk=0.5", "unbalanced '('"),
@@ -58,9 +61,9 @@ CASES = [
     ("run: experiment with a player count the ruleset lacks", "run {d}/five_players.toml",
      "five_players.toml: players: the ruleset has no 5-player setup"),
     ("run: experiment with an unknown policy", "run {d}/unknown_policy.toml",
-     "unknown_policy.toml: policies.seats[0]: policy 'nonsense'"),
+     "unknown_policy.toml: policies.seats[0]: unknown policy 'nonsense' (known: heuristic"),
     ("run: experiment policy module that cannot be imported", "run {d}/no_module.toml",
-     "no_module.toml: policies.seats[0]: policy 'nosuchmodule:Factory': PolicyError"),
+     "no_module.toml: policies.seats[0]: policy spec 'nosuchmodule:Factory': cannot import 'nosuchmodule'"),
     ("run: experiment policy without the protocol", "run {d}/no_protocol.toml",
      "does not implement the policy protocol"),
     ("run: zero games", "run {d}/tiny.toml --games 0", "'--games': 0 is not in the range x>=1"),
@@ -74,8 +77,8 @@ CASES = [
     ("report: missing dataset folder", "report {d}/nothing_here", "nothing_here: no such dataset folder"),
     ("report: folder without games", "report {d}/used", "used: no games in the dataset"),
     ("report: dataset path that is a file", "report {d}/a_file", "a_file' is a file"),
-    ("rules check: missing file", "rules check {d}/missing.toml", "missing.toml: cannot read file"),
-    ("rules check: not TOML", "rules check {d}/broken.toml", "broken.toml: not valid TOML"),
+    ("rules check: missing file", "rules check {d}/missing.toml", "error: {d}/missing.toml: cannot read file"),
+    ("rules check: not TOML", "rules check {d}/broken.toml", "error: {d}/broken.toml: not valid TOML"),
     ("rules check: no file named", "rules check", "menorca-sim rules check: Missing argument 'FILE'"),
     ("fuzz: zero games", "fuzz --games 0", "'--games': 0 is not in the range x>=1"),
     ("fuzz: jobs not a number", "fuzz --jobs x", "'x' is not a valid integer range"),
@@ -112,7 +115,7 @@ def test_bad_input_gets_one_line_and_exit_2(scratch, args, gist):
     lines = result.output.strip().splitlines()
     assert result.exit_code == 2, result.output
     assert isinstance(result.exception, SystemExit)  # not a traceback
-    assert len(lines) == 1 and gist in lines[0], result.output
+    assert len(lines) == 1 and gist.format(d=scratch) in lines[0], result.output
 
 
 def test_resume_with_another_plan_is_refused_and_keeps_the_games(scratch, tmp_path):

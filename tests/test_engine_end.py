@@ -98,8 +98,8 @@ def test_scoring_tie_more_cash_wins_then_shared():
 def test_epoch_4_begins_at_8h_so_conquest_is_reached_in_play():
     """Default epochs 1 = 4H-5H, 2 = 6H, 3 = 7H, 4 = 8H-9H: Conquest 1756, epoch 4's
     card, ends some all-heuristic games (at 9H alone it never did: the bank broke first)."""
-    from menorca_sim.chunk_worker import play_one
-    from menorca_sim.experiment import GameSpec
+    from menorca_sim.run.chunk_worker import play_one
+    from menorca_sim.run.experiment import GameSpec
     from menorca_sim.rules import load_ruleset
 
     rs = load_ruleset()

@@ -6,9 +6,9 @@ from engine_helpers import (act, cell_of, company, fund, give_vehicles, load_rul
                             pass_stock_round, play_random, rnc_at_purchase, rnc_buys_next_tier, set_phase,
                             sr_game, start_directly)
 
-from menorca_sim.chunk_worker import play_one, ruleset_for
+from menorca_sim.run.chunk_worker import play_one, ruleset_for
 from menorca_sim.core.codes import BOX, POOL, TREASURY
-from menorca_sim.experiment import load_experiment
+from menorca_sim.run.experiment import load_experiment
 
 ROOT = Path(__file__).resolve().parents[1]
 SOLD_OUT_6H = ["xebec", "polacca", "frigate"]

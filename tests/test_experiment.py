@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from experiment_files import study_toml
 
-from menorca_sim.experiment import ExperimentError, load_experiment
+from menorca_sim.run.experiment import ExperimentError, load_experiment
 from menorca_sim.rules import default_ruleset_path, load_ruleset
 
 RULES = load_ruleset()

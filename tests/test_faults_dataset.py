@@ -13,11 +13,11 @@ from synthetic_data import Spec, write_dataset
 from test_runner import EXPERIMENT
 from test_runner_toy import toy_play
 
-from menorca_sim import parquet_store as store
+from menorca_sim.run import parquet_store as store
 from menorca_sim.cli import main
 from menorca_sim.cli import run as cli_run
-from menorca_sim.experiment import load_experiment
-from menorca_sim.runner import run_experiment
+from menorca_sim.run.experiment import load_experiment
+from menorca_sim.run.runner import run_experiment
 
 CHUNK = 8
 

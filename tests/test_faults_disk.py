@@ -17,7 +17,7 @@ from click.testing import CliRunner
 from fault_helpers import BULKY_FROM, CLI_SCRIPT, assert_same_rows, bulky_play, cli_playing, toy_study
 from test_runner_toy import toy_play
 
-from menorca_sim import parquet_store as store
+from menorca_sim.run import parquet_store as store
 from menorca_sim.cli import run as cli_run
 
 CHUNK = 8

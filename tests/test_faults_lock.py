@@ -14,7 +14,7 @@ from fault_helpers import assert_same_rows, cli_playing, start_run, toy_study, w
 from test_runner_toy import toy_play
 
 from menorca_sim.cli import run as cli_run
-from menorca_sim.dataset_lock import LOCK
+from menorca_sim.run.dataset_lock import LOCK
 
 CHUNK = 8
 

@@ -12,8 +12,8 @@ from test_runner import dataset
 from test_runner_engine import TINY
 
 from menorca_sim.cli import run as cli_run
-from menorca_sim.experiment import load_experiment
-from menorca_sim.runner import run_experiment
+from menorca_sim.run.experiment import load_experiment
+from menorca_sim.run.runner import run_experiment
 
 
 def test_a_game_past_the_decision_limit_is_an_error_row(tmp_path):

@@ -18,7 +18,7 @@ import pytest
 from fault_helpers import TESTS, assert_same_rows, dying_once_play, sleepy_play, toy_study, wait_for_parts
 from test_runner_toy import toy_play
 
-from menorca_sim.runner import RunError, run_experiment
+from menorca_sim.run.runner import RunError, run_experiment
 
 CHUNK = 4
 

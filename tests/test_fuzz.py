@@ -10,13 +10,13 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from menorca_sim import parquet_store as store
-from menorca_sim.chunk_worker import play_one
+from menorca_sim.run import parquet_store as store
+from menorca_sim.run.chunk_worker import play_one
 from menorca_sim.cli.fuzz import command
 from menorca_sim.cli.play import command as play_command
 from menorca_sim.core.codes import POOL
 from menorca_sim.core.transitions import Checker
-from menorca_sim.fuzz import Failure, FuzzReport, fuzz_experiment, run_fuzz
+from menorca_sim.run.fuzz import Failure, FuzzReport, fuzz_experiment, run_fuzz
 from menorca_sim.game import Game, InvariantError
 from menorca_sim.rules import load_ruleset
 
@@ -106,7 +106,7 @@ def test_replay_command_plays_the_same_game(tmp_path):
 def test_cli_exits_1_when_a_game_failed(monkeypatch):
     failed = FuzzReport(10, 900, (Failure(3, 42, 2, ("Ramaders", "Artesans"), ("random_legal",) * 2,
                                           "KeyError: 'boom'"),), 1.0, "tables", None)
-    monkeypatch.setattr("menorca_sim.fuzz.run_fuzz", lambda *a, **k: failed)
+    monkeypatch.setattr("menorca_sim.run.fuzz.run_fuzz", lambda *a, **k: failed)
     out = CliRunner().invoke(command, ["--games", "10"])
     assert out.exit_code == 1
     assert ("crash: game 3, seed 42: KeyError: 'boom'\n  replay: menorca-sim play --players 2 --seed 42 "

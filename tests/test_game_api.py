@@ -4,7 +4,7 @@ from engine_helpers import RS, act, buy_out_auction, new_game, play_random, sr_g
 
 import menorca_sim
 from menorca_sim.game import Game, IllegalActionError, InvariantError
-from menorca_sim.outcomes import AUCTIONS, COMPANIES, GAMES, PLAYERS
+from menorca_sim.run.outcomes import AUCTIONS, COMPANIES, GAMES, PLAYERS
 
 
 def test_game_is_exported_lazily():
@@ -194,7 +194,7 @@ class _Cheater:
 def test_play_names_the_policy_seat_seed_and_decision_of_an_illegal_action():
     from menorca_sim.play import play_game
     with pytest.raises(ValueError) as err:
-        play_game(RS, 2, 9, [_Cheater(), _Cheater()])
+        play_game(RS, 9, [_Cheater(), _Cheater()])
     seat = Game(RS, players=2, seed=9).current_actor()
     assert str(err.value) == (f"policy 'cheater' (seat {seat}, seed 9) chose an illegal action "
                               "{'type': 'fly_to_the_moon'} at decision 'auction_turn'")

@@ -1,22 +1,17 @@
 """Whole random-legal games with every invariant checked after every action."""
 import itertools
 
-import numpy as np
 import pytest
 from engine_helpers import RS
 
-from menorca_sim.game import seed_sequences
-from menorca_sim.play import play_game
-from policies import make_policy
+from menorca_sim.play import play_game, seat_policies
 
 MINOR_DRAWS = [list(d) for d in itertools.combinations(RS.minors, 2)]
 REASONS = {"bank", "bankruptcy", "conquest", "cap"}
 
 
 def _play(seed: int, players: int, minors):
-    streams = seed_sequences(seed, players)
-    policies = [make_policy("random_legal", s, np.random.default_rng(streams[s + 1])) for s in range(players)]
-    return play_game(RS, players, seed, policies, minors=minors, check=True)
+    return play_game(RS, seed, seat_policies(["random_legal"] * players, seed), minors=minors, check=True)
 
 
 def _sample(n: int):

@@ -1,21 +1,16 @@
 """JSON-lines game logs and replay."""
 import json
 
-import numpy as np
 import pytest
 from engine_helpers import RS
 
-from menorca_sim.game import seed_sequences
 from menorca_sim.log import read, replay
-from menorca_sim.play import play_game
-from policies import make_policy
+from menorca_sim.play import play_game, seat_policies
 
 
 def _logged_game(tmp_path, seed=21, players=3):
-    streams = seed_sequences(seed, players)
-    policies = [make_policy("random_legal", s, np.random.default_rng(streams[s + 1])) for s in range(players)]
     path = tmp_path / "game.jsonl"
-    game = play_game(RS, players, seed, policies, log=path)
+    game = play_game(RS, seed, seat_policies(["random_legal"] * players, seed), log=path)
     return game, path
 
 

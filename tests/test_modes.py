@@ -10,21 +10,16 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 SCRIPT = """
 import itertools, sys
-import numpy as np
 from menorca_sim.core import engine, is_compiled
-from menorca_sim.game import seed_sequences
-from menorca_sim.play import play_game
+from menorca_sim.play import play_game, seat_policies
 from menorca_sim.rules import load_ruleset
-from policies import make_policy
 
 out = sys.argv[1]
 rs = load_ruleset()
 draws = [list(d) for d in itertools.combinations(rs.minors, 2)]
 for i in range(int(sys.argv[2])):
     seed, players, minors = 500 + i, 2 + i % 2, draws[(i // 2) % len(draws)]
-    streams = seed_sequences(seed, players)
-    policies = [make_policy("random_legal", s, np.random.default_rng(streams[s + 1])) for s in range(players)]
-    play_game(rs, players, seed, policies, minors=minors, log=f"{out}/{seed}.jsonl")
+    play_game(rs, seed, seat_policies(["random_legal"] * players, seed), minors=minors, log=f"{out}/{seed}.jsonl")
 print("compiled" if is_compiled(engine) else "pure")
 """
 

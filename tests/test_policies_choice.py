@@ -5,9 +5,8 @@ import itertools
 import numpy as np
 import pytest
 
-from menorca_sim.play import play_game
+from menorca_sim.play import play_game, seat_policies
 from menorca_sim.rules import load_ruleset
-from policies import make_policy
 from policies.choice import TEMPERATURE, Chooser
 
 RS = load_ruleset()
@@ -47,9 +46,7 @@ def test_draws_repeat_with_the_generator():
 def _fingerprint(spec: str, policy_seed: int, seed: int = 3) -> str:
     """A 2-player game whose setup is fixed by `seed` and whose players' generators by
     `policy_seed` alone."""
-    streams = np.random.SeedSequence(policy_seed).spawn(2)
-    policies = [make_policy(spec, seat, np.random.default_rng(streams[seat])) for seat in range(2)]
-    return play_game(RS, 2, seed, policies, minors=["Destil·ladors", "Ramaders"]).fingerprint()
+    return play_game(RS, seed, seat_policies([spec] * 2, policy_seed), minors=["Destil·ladors", "Ramaders"]).fingerprint()
 
 
 def test_at_temperature_zero_a_setup_fixes_the_game():
@@ -66,8 +63,8 @@ def test_by_default_the_players_generators_vary_the_game():
 def test_the_default_study_plays_distinct_games():
     """The default study's unit is the game: with the default temperature no two of its
     games (here a sample: 12 per player count, every draw) are the same game."""
-    from menorca_sim.chunk_worker import play_one
-    from menorca_sim.experiment import GameSpec
+    from menorca_sim.run.chunk_worker import play_one
+    from menorca_sim.run.experiment import GameSpec
 
     draws = list(itertools.combinations(RS.minors, 2))
     fingerprints = []

@@ -5,8 +5,8 @@ import itertools
 import numpy as np
 import pytest
 
-from menorca_sim.game import Game, seed_sequences
-from menorca_sim.play import play_game
+from menorca_sim.game import Game
+from menorca_sim.play import play_game, seat_policies
 from menorca_sim.rules import load_ruleset
 from policies import game_view as view
 from policies import make_policy
@@ -23,9 +23,7 @@ def ruleset():
 
 
 def play(ruleset, specs, seed, minors=None):
-    streams = seed_sequences(seed, len(specs))[1:]
-    policies = [make_policy(s, i, np.random.default_rng(streams[i])) for i, s in enumerate(specs)]
-    return play_game(ruleset, len(specs), seed, policies, minors=minors).summary()
+    return play_game(ruleset, seed, seat_policies(specs, seed), minors=minors).summary()
 
 
 def heuristic_win_share(ruleset, games, first_seed=1000):

@@ -84,7 +84,7 @@ def test_bad_specs_give_one_line_errors(spec, message):
 def test_user_policy_plays_a_full_game(ruleset):
     specs = ["example_user_policy:PreferPass(lazy=0.8)", "heuristic", "random_legal"]
     policies = [make(s, i) for i, s in enumerate(specs)]
-    game = play_game(ruleset, 3, 11, policies)
+    game = play_game(ruleset, 11, policies)
     assert game.is_over()
     assert game.summary()["end_reason"] in ("bank", "bankruptcy", "conquest", "cap")
     assert policies[0].name == specs[0]
@@ -96,7 +96,7 @@ def test_failing_policy_error_names_policy_seat_seed_and_decision(ruleset, facto
     spec = f"example_user_policy:{factory}"
     policies = [make("heuristic", 0), make(spec, 1), make("heuristic", 2)]
     with pytest.raises(PolicyFailure) as err:
-        play_game(ruleset, 3, 5, policies)
+        play_game(ruleset, 5, policies)
     text = str(err.value)
     assert f"policy {spec!r} (seat 1, seed 5) at decision 'stock_turn' for P2" in text
     assert what in text and "\n" not in text

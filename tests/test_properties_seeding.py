@@ -8,10 +8,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from menorca_sim.game import seed_sequences
-from menorca_sim.play import play_game
+from menorca_sim.seeding import game_streams
+from menorca_sim.play import play_game, seat_policies
 from menorca_sim.rules import load_ruleset
-from policies import make_policy
 
 FAST = settings(max_examples=5, deadline=None)
 SLOW = settings(max_examples=100, deadline=None)
@@ -20,16 +19,11 @@ seeds = st.integers(0, 2**63 - 1)
 player_counts = st.sampled_from(sorted(RS.player_counts))
 
 
-def seated(seed: int, specs: list[str]) -> list:
-    streams = seed_sequences(seed, len(specs))
-    return [make_policy(spec, seat, np.random.default_rng(streams[seat + 1])) for seat, spec in enumerate(specs)]
-
-
 def check_same_seed_same_log(tmp_path, seed: int, players: int) -> None:
     logs = []
     for name in ("a", "b"):
         path = tmp_path / f"{name}-{seed}.jsonl"
-        play_game(RS, players, seed, seated(seed, ["random_legal"] * players), log=path)
+        play_game(RS, seed, seat_policies(["random_legal"] * players, seed), log=path)
         logs.append(path.read_bytes())
     assert logs[0] == logs[1]
 
@@ -61,22 +55,23 @@ class Recording:
 
 def check_independent_streams(seed: int, players: int, other: str) -> None:
     specs = ["random_legal"] + [other] * (players - 1)
-    policies = seated(seed, specs)
+    policies = seat_policies(specs, seed)
     recorder = Recording(policies[0])
-    game = play_game(RS, players, seed, [recorder] + policies[1:])
+    game = play_game(RS, seed, [recorder] + policies[1:])
     # the setup draws are the seed's, whatever the policies
-    alone = play_game(RS, players, seed, seated(seed, ["random_legal"] * players))
+    alone = play_game(RS, seed, seat_policies(["random_legal"] * players, seed))
     assert game.header()["legacies"] == alone.header()["legacies"]
     assert game.header()["events"] == alone.header()["events"]
     assert game.header()["minors"] == alone.header()["minors"]
     # seat 0's generator was drawn from by seat 0's decisions only: replaying them on a
     # fresh generator of its stream leaves it in the same state
-    fresh = np.random.default_rng(seed_sequences(seed, players)[1])
+    streams = game_streams(seed, players)
+    fresh = np.random.default_rng(streams.seats[0])
     for n in recorder.choices:
         fresh.integers(n)
     assert fresh.bit_generator.state == recorder.policy.policy.rng.bit_generator.state
     # every seat's stream, and the setup's, differ
-    firsts = [tuple(np.random.default_rng(s).integers(2**62, size=4)) for s in seed_sequences(seed, players)]
+    firsts = [tuple(np.random.default_rng(s).integers(2**62, size=4)) for s in (streams.setup, *streams.seats)]
     assert len(set(firsts)) == players + 1
 
 

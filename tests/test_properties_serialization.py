@@ -4,16 +4,13 @@ from __future__ import annotations
 
 import itertools
 
-import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from menorca_sim.game import seed_sequences
 from menorca_sim.log import read, replay
-from menorca_sim.play import play_game
+from menorca_sim.play import play_game, seat_policies
 from menorca_sim.rules import load_ruleset
-from policies import make_policy
 
 FAST = settings(max_examples=5, deadline=None)
 SLOW = settings(max_examples=100, deadline=None)
@@ -23,10 +20,8 @@ DRAWS = list(itertools.combinations(RS.minors, RS.setup.minors_in_play))
 
 def check_replay(folder, seed: int, players: int, minors, heuristic_seat: int | None) -> None:
     specs = ["heuristic" if seat == heuristic_seat else "random_legal" for seat in range(players)]
-    streams = seed_sequences(seed, players)
-    policies = [make_policy(s, i, np.random.default_rng(streams[i + 1])) for i, s in enumerate(specs)]
     path = folder / f"{seed}.jsonl"
-    played = play_game(RS, players, seed, policies, minors=list(minors), log=path)
+    played = play_game(RS, seed, seat_policies(specs, seed), minors=list(minors), log=path)
     again = replay(path)
     assert again.is_over()
     assert again.result() == played.result()

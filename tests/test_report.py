@@ -64,10 +64,29 @@ def small(tmp_path_factory):
     return synthetic_data.small_mixed(tmp_path_factory.mktemp("small"))
 
 
+def test_report_goes_beside_the_run_or_named_after_the_experiment_never_over_another(small, tmp_path):
+    run_layout = tmp_path / "reports" / "small" / "data"  # where `menorca-sim run` puts it by default
+    shutil.copytree(small, run_layout)
+    assert CliRunner().invoke(command, [str(run_layout)]).exit_code == 0
+    assert (run_layout.parent / "index.html").is_file()
+    elsewhere = tmp_path / "try"
+    other = tmp_path / "other"
+    for data in (elsewhere, other):
+        shutil.copytree(small, data)
+    assert CliRunner().invoke(command, [str(elsewhere)]).exit_code == 0
+    assert (tmp_path / "small-report" / "index.html").is_file()
+    refused = CliRunner().invoke(command, [str(other)])  # the same experiment, another dataset
+    assert refused.exit_code == 2
+    assert refused.output.strip() == (f"error: {tmp_path / 'small-report'} holds the report of another dataset "
+                                      f"({elsewhere}); give --out DIR for this one (--out {tmp_path / 'small-report'} "
+                                      f"replaces that report)")
+    assert CliRunner().invoke(command, [str(other), "--out", str(tmp_path / "small-report")]).exit_code == 0
+
+
 def test_report_command_writes_page_charts_and_summary(small):
     result = CliRunner().invoke(command, [str(small)])
     assert result.exit_code == 0, result.output
-    out = small.parent  # the default: the dataset folder's parent
+    out = small.parent / "small-report"  # the default beside a dataset not in reports/small/data: named after it
     page = (out / "index.html").read_text()
     embedded = re.findall(r"<img src='data:image/png;base64,([A-Za-z0-9+/=]+)'", page)
     written = {p.name: p.read_bytes() for p in out.glob("*.png")}

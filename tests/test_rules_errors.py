@@ -156,9 +156,10 @@ def test_api_error(bad_file, edits, message):
 
 @pytest.mark.parametrize("edits, message", [c[1:] for c in CASES], ids=[c[0] for c in CASES])
 def test_cli_check_error(bad_file, edits, message):
-    result = CliRunner().invoke(main, ["rules", "check", str(bad_file(variant(edits)))])
+    path = bad_file(variant(edits))
+    result = CliRunner().invoke(main, ["rules", "check", str(path)])
     assert result.exit_code == 2
-    assert result.stderr == f"error: bad.toml: {message}\n"
+    assert result.stderr == f"error: {path}: {message}\n"  # the path as given
     assert result.stdout == ""
     assert "Traceback" not in result.output
 

@@ -14,10 +14,10 @@ from click.testing import CliRunner
 from experiment_files import study_toml
 
 from menorca_sim.cli import run as cli_run
-from menorca_sim.experiment import load_experiment
-from menorca_sim.outcomes import TABLES
-from menorca_sim.parquet_store import read_table
-from menorca_sim.runner import RunError, run_experiment
+from menorca_sim.run.experiment import load_experiment
+from menorca_sim.run.outcomes import TABLES
+from menorca_sim.run.parquet_store import read_table
+from menorca_sim.run.runner import RunError, run_experiment
 from test_runner_toy import failing_play, toy_play
 
 EXPERIMENT = study_toml("toy", 42, """[variants.base]

@@ -1,17 +1,14 @@
 """End to end with the real engine and `random_legal` players on a tiny experiment."""
 from __future__ import annotations
 
-import numpy as np
 import pytest
 from click.testing import CliRunner
 
 from menorca_sim.cli import run as cli_run
-from menorca_sim.experiment import ExperimentError, check_policy_spec, load_experiment
-from menorca_sim.game import seed_sequences
-from menorca_sim.play import play_game
+from menorca_sim.run.experiment import ExperimentError, check_policy_spec, load_experiment
+from menorca_sim.play import play_game, seat_policies
 from menorca_sim.rules import load_ruleset
-from menorca_sim.runner import run_experiment
-from policies import make_policy
+from menorca_sim.run.runner import run_experiment
 from test_runner import dataset
 
 TINY = """
@@ -45,10 +42,8 @@ def test_engine_games_are_the_same_for_any_schedule_and_replay_alone(tiny, tmp_p
     # a game of the dataset is the game `menorca-sim play --seed` plays
     row = a["games"].to_pylist()[7]
     spec = exp.game(row["game_id"])
-    streams = seed_sequences(spec.seed, spec.players)
-    policies = [make_policy("random_legal", seat, np.random.default_rng(streams[seat + 1]))
-                for seat in range(spec.players)]
-    alone = play_game(load_ruleset(), spec.players, spec.seed, policies, minors=list(spec.minors)).summary()
+    policies = seat_policies(["random_legal"] * spec.players, spec.seed)
+    alone = play_game(load_ruleset(), spec.seed, policies, minors=list(spec.minors)).summary()
     assert (row["minors"], row["winners"], row["actions"], row["bank"], row["end_reason"]) == \
         (alone["minors"], alone["winners"], alone["actions"], alone["bank"], alone["end_reason"])
     assert row["minors"] == list(spec.minors)
@@ -58,7 +53,8 @@ def test_unknown_policy_is_a_one_line_experiment_error(tiny):
     tiny.write_text(TINY.replace('"random_legal"', '"randim_legal"'), encoding="utf-8")
     with pytest.raises(ExperimentError) as err:
         load_experiment(tiny, check_policy=check_policy_spec)
-    assert str(err.value).startswith("tiny.toml: policies.seats[0]: policy 'randim_legal': PolicyError: ")
+    assert str(err.value).startswith("tiny.toml: policies.seats[0]: unknown policy 'randim_legal'; "
+                                     "did you mean 'random_legal'? (known: ")
     assert "\n" not in str(err.value)
 
 
@@ -94,8 +90,8 @@ def test_rounds_follow_each_game_to_its_end(tiny, tmp_path):
 
 
 def test_watching_a_game_leaves_it_the_same_game():
-    from menorca_sim.chunk_worker import play_one
-    from menorca_sim.experiment import GameSpec
+    from menorca_sim.run.chunk_worker import play_one
+    from menorca_sim.run.experiment import GameSpec
 
     rs = load_ruleset()
     for seed in (1, 2):

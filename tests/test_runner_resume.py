@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pyarrow.parquet as pq
 
-from menorca_sim.experiment import load_experiment
-from menorca_sim.outcomes import TABLES
-from menorca_sim.parquet_store import chunk_complete, part_path, write_chunk
-from menorca_sim.runner import chunk_bounds, run_experiment
+from menorca_sim.run.experiment import load_experiment
+from menorca_sim.run.outcomes import TABLES
+from menorca_sim.run.parquet_store import chunk_complete, part_path, write_chunk
+from menorca_sim.run.runner import chunk_bounds, run_experiment
 from test_runner import EXPERIMENT, dataset
 from test_runner_toy import toy_play
 
@@ -25,8 +25,8 @@ import sys
 sys.path.insert(0, {str(TESTS)!r})
 import pyarrow.parquet as pq
 
-from menorca_sim.experiment import load_experiment
-from menorca_sim.runner import run_experiment
+from menorca_sim.run.experiment import load_experiment
+from menorca_sim.run.runner import run_experiment
 from test_runner_toy import slow_play
 run_experiment(load_experiment(sys.argv[1]), sys.argv[2], jobs=2, chunk={CHUNK}, play=slow_play)
 """

@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from menorca_sim.experiment import GameSpec
+from menorca_sim.run.experiment import GameSpec
 from menorca_sim.rules import Ruleset
 
 

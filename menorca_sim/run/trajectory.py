@@ -1,4 +1,4 @@
-"""A game's trajectory: the rows of the `rounds` table (menorca_sim/outcomes.py), one
+"""A game's trajectory: the rows of the `rounds` table (menorca_sim/run/outcomes.py), one
 snapshot of every player and every running company right after the auction and right
 after each operating round, taken from the play loop through the Game's read API (and the
 engine's count of ORs played: see `Trajectory.__call__`)."""

@@ -29,7 +29,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
-from menorca_sim.outcomes import TABLES
+from menorca_sim.run.outcomes import TABLES
 
 MANIFEST = "manifest.json"
 # manifest format: 2 records each finished chunk's parts with their checksums; 3 has the

@@ -1,17 +1,17 @@
-"""One game's outcome as rows of the tables in `menorca_sim.outcomes`.
+"""One game's outcome as rows of the tables in `menorca_sim.run.outcomes`.
 
 The rows are built from the game's plan (ids, cell, seed, policy specs) and the
 engine's `game.summary()`, whose per-seat entries the engine adapter has completed
 with the seated policy's `policy` name and `auction_strategy`, and to which it has
-added the game's `rounds` rows (`menorca_sim.trajectory`)."""
+added the game's `rounds` rows (`menorca_sim.run.trajectory`)."""
 from __future__ import annotations
 
 from typing import Any, Mapping
 
 import pyarrow as pa
 
-from menorca_sim.experiment import GameSpec
-from menorca_sim.outcomes import TABLES
+from menorca_sim.run.experiment import GameSpec
+from menorca_sim.run.outcomes import TABLES
 
 Rows = dict[str, list[dict[str, Any]]]
 

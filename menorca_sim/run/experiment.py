@@ -33,6 +33,7 @@ one line: `file: key: problem`.
 """
 from __future__ import annotations
 
+import difflib
 import itertools
 import tomllib
 from dataclasses import dataclass
@@ -182,9 +183,18 @@ def load_experiment(path: str | Path, games: int | None = None,
 
 
 def check_policy_spec(spec: str) -> None:
-    """Build the policy once, as the real engine adapter will (raises if it cannot)."""
-    from policies import make_policy
+    """Build the policy once, as the real engine adapter will (raises if it cannot). An
+    unknown name is told with the nearest known one: a typo is the usual cause."""
+    from policies import PolicyError, auction_names, make_policy, policy_names
+    from policies.spec import split_spec
 
+    style, auction = split_spec(spec)
+    for call, what, known in ((style, "policy", policy_names()), (auction, "auction strategy", auction_names())):
+        if call is not None and call.name not in known and not (call is style and ":" in call.name):
+            where = "" if spec.strip() == call.name else f"policy spec {spec!r}: "
+            near = difflib.get_close_matches(call.name, known, n=1)
+            hint = f"; did you mean {near[0]!r}?" if near else ""
+            raise PolicyError(f"{where}unknown {what} {call.name!r}{hint} (known: {', '.join(known)})")
     make_policy(spec, 0, np.random.default_rng(0))
 
 
@@ -423,10 +433,14 @@ def _specs(t: Table, key: str, value: Any, check_policy: PolicyCheck | None) -> 
     if not isinstance(value, list) or not value or not all(isinstance(v, str) and v for v in value):
         raise t.fail(key, f"expected a non-empty list of policy names, got {value!r}")
     if check_policy is not None:
+        from policies import PolicyError
+
         for spec in dict.fromkeys(value):
             try:
                 check_policy(spec)
-            except Exception as exc:  # any failure to build names the spec
+            except PolicyError as exc:  # its one line names the spec where the name alone does not
+                raise t.fail(f"{key}[{value.index(spec)}]", str(exc)) from None
+            except Exception as exc:  # any other failure to build names the spec
                 raise t.fail(f"{key}[{value.index(spec)}]", f"policy {spec!r}: {one_line(exc)}") from None
     return tuple(value)
 

@@ -12,12 +12,11 @@ import traceback
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable
 
-import numpy as np
 import pyarrow as pa
 
-from menorca_sim.experiment import Experiment, GameSpec, Variant, one_line
-from menorca_sim.limits import Limits, counted, decision_limit, play_isolated
-from menorca_sim.records import Rows, add_error, add_game, empty_rows, to_tables
+from menorca_sim.run.experiment import Experiment, GameSpec, Variant, one_line
+from menorca_sim.run.limits import Limits, counted, decision_limit, play_isolated
+from menorca_sim.run.records import Rows, add_error, add_game, empty_rows, to_tables
 from menorca_sim.rules import Ruleset, load_ruleset
 
 PlayFn = Callable[[Ruleset, GameSpec], dict[str, Any]]
@@ -57,16 +56,12 @@ def play_one(ruleset: Ruleset, game: GameSpec, check: bool = False, rounds: bool
     end, return the summary. `check`: the invariant checks after every action (fuzzing);
     `rounds`: record the game's trajectory (without it, no `rounds` rows: the benchmark
     measures its cost). The policies' decisions count against the run's decision limit, if any."""
-    from menorca_sim.game import seed_sequences
-    from menorca_sim.play import play_game
-    from menorca_sim.trajectory import Trajectory
-    from policies import make_policy
+    from menorca_sim.play import play_game, seat_policies
+    from menorca_sim.run.trajectory import Trajectory
 
-    streams = seed_sequences(game.seed, game.players)[1:]  # [0] is the game's setup draws
-    policies = counted([make_policy(spec, seat, np.random.default_rng(stream))
-                        for seat, (spec, stream) in enumerate(zip(game.policies, streams))])
+    policies = counted(seat_policies(game.policies, game.seed))
     trajectory = Trajectory() if rounds else None
-    summary = play_game(ruleset, game.players, game.seed, policies, minors=list(game.minors) if game.minors else None,
+    summary = play_game(ruleset, game.seed, policies, minors=list(game.minors) if game.minors else None,
                         check=check, watch=trajectory).summary()
     for seat, policy in zip(summary["seats"], policies):
         seat["policy"], seat["auction_strategy"] = policy.name, policy.auction_strategy

@@ -27,8 +27,8 @@ from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from typing import Any, Callable, Iterator, NoReturn, Sequence
 
-from menorca_sim.experiment import GameSpec
-from menorca_sim.records import Rows, add_error, empty_rows
+from menorca_sim.run.experiment import GameSpec
+from menorca_sim.run.records import Rows, add_error, empty_rows
 
 
 @dataclass(frozen=True)

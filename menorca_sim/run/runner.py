@@ -29,11 +29,11 @@ from typing import Any, Callable, Iterable, Iterator
 from joblib import Parallel, delayed
 from tqdm import tqdm
 
-from menorca_sim import dataset_lock
-from menorca_sim import parquet_store as store
-from menorca_sim.chunk_worker import ChunkResult, PlayFn, play_chunk, play_one
-from menorca_sim.experiment import Experiment
-from menorca_sim.limits import Limits
+from menorca_sim.run import dataset_lock
+from menorca_sim.run import parquet_store as store
+from menorca_sim.run.chunk_worker import ChunkResult, PlayFn, play_chunk, play_one
+from menorca_sim.run.experiment import Experiment
+from menorca_sim.run.limits import Limits
 
 BACKENDS = ("loky", "dask")
 MAX_DEFAULT_CHUNK = 100  # games; large enough that scheduling costs little next to playing
@@ -91,7 +91,7 @@ def run_experiment(experiment: Experiment, out: str | Path, *, jobs: int | None 
     cluster started when `backend="dask"` has no `scheduler` address. `chunk`: games per
     chunk (default: a few chunks per worker, at most 100 games). `play` plays one game
     (the real engine by default; tests inject a toy). `limits`: bounds on each game and
-    chunk (see `menorca_sim.limits`). `worker_wait`: seconds a Dask cluster may be left
+    chunk (see `menorca_sim.run.limits`). `worker_wait`: seconds a Dask cluster may be left
     without workers before the run stops.
 
     One run at a time writes a folder (its lock). A run that cannot go on (no worker
