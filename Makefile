@@ -46,7 +46,7 @@ viewer-check: $(BUILT) chromium
 	$(PY) -m pytest -q -m browser
 
 viewer-png: $(BUILT) chromium
-	$(PY) tests/viewer_browser.py docs/viewer.png
+	$(PY) tests/helpers/viewer_browser.py docs/viewer.png
 
 # Rewrite the golden games (tests/golden/) after a change meant to change games; it
 # prints which games changed and at which action. Say why in the commit.

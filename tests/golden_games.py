@@ -1,5 +1,5 @@
 """Golden games: whole-game logs pinned as fixtures in tests/golden/, each played again
-from its seed by tests/test_golden.py (compiled and pure) and required to be identical.
+from its seed by tests/golden/test_golden.py (compiled and pure) and required to be identical.
 
 A commit that changes games rewrites them (`make golden`, which prints which games
 changed and at which action) and says why; every other commit leaves them byte for byte.
