@@ -5,9 +5,9 @@ from pathlib import Path
 
 import click
 
-from menorca_sim.run import parquet_store as store
 from menorca_sim.analysis.report import build_report, default_out
 from menorca_sim.cli.errors import Seed, fail, one_line_errors
+from menorca_sim.run import parquet_store as store
 
 
 @click.command("report")

@@ -14,10 +14,10 @@ from typing import Any, Callable, Iterable
 
 import pyarrow as pa
 
+from menorca_sim.rules import Ruleset, load_ruleset
 from menorca_sim.run.experiment import Experiment, GameSpec, Variant, one_line
 from menorca_sim.run.limits import Limits, counted, decision_limit, play_isolated
 from menorca_sim.run.records import Rows, add_error, add_game, empty_rows, to_tables
-from menorca_sim.rules import Ruleset, load_ruleset
 
 PlayFn = Callable[[Ruleset, GameSpec], dict[str, Any]]
 """Plays one game and returns its summary (the shape of `Game.summary()`), each seat

@@ -12,10 +12,10 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from menorca_sim.rules import load_ruleset
 from menorca_sim.run import parquet_store as store
 from menorca_sim.run.chunk_worker import PlayFn, play_one
 from menorca_sim.run.experiment import Cell, Experiment, Population, Variant
-from menorca_sim.rules import load_ruleset
 from menorca_sim.run.runner import run_experiment
 
 RANDOM = "random_legal"

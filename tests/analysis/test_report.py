@@ -13,8 +13,7 @@ import shutil
 import pytest
 from click.testing import CliRunner
 
-from helpers import real_games
-from helpers import synthetic_data
+from helpers import real_games, synthetic_data
 from menorca_sim.analysis.aggregate import Dataset, analyse
 from menorca_sim.analysis.report import build_report, findings
 from menorca_sim.cli.report import command

@@ -14,10 +14,10 @@ import pyarrow.parquet as pq
 import pytest
 from click.testing import CliRunner
 
-from menorca_sim.run import parquet_store as store
 from menorca_sim.cli import main
 from menorca_sim.cli.errors import OneLineGroup
 from menorca_sim.cli.fuzz import command as fuzz_command
+from menorca_sim.run import parquet_store as store
 
 CLI = OneLineGroup(name="menorca-sim", commands={**main.commands, "fuzz": fuzz_command})
 

@@ -6,8 +6,8 @@ from helpers.engine import (act, cell_of, company, fund, give_vehicles, load_rul
                             sr_game, start_directly)
 
 from helpers import ROOT
-from menorca_sim.run.chunk_worker import play_one, ruleset_for
 from menorca_sim.core.codes import BOX, POOL, TREASURY
+from menorca_sim.run.chunk_worker import play_one, ruleset_for
 from menorca_sim.run.experiment import load_experiment
 
 SOLD_OUT_6H = ["xebec", "polacca", "frigate"]

@@ -8,9 +8,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from menorca_sim.seeding import game_streams
 from menorca_sim.play import play_game, seat_policies
 from menorca_sim.rules import load_ruleset
+from menorca_sim.seeding import game_streams
 
 FAST = settings(max_examples=5, deadline=None)
 SLOW = settings(max_examples=100, deadline=None)

@@ -18,14 +18,13 @@ import pyarrow.compute as pc
 import pytest
 
 from helpers import TESTS
-from menorca_sim.run.chunk_worker import PlayFn
+from helpers.toy_games import EXPERIMENT, dataset, toy_play
 from menorca_sim.cli import run as cli_run
+from menorca_sim.rules import Ruleset
+from menorca_sim.run.chunk_worker import PlayFn
 from menorca_sim.run.experiment import Experiment, GameSpec, load_experiment
 from menorca_sim.run.outcomes import TABLES
-from menorca_sim.rules import Ruleset
 from menorca_sim.run.runner import run_experiment
-from helpers.toy_games import EXPERIMENT, dataset
-from helpers.toy_games import toy_play
 
 _LEAKED: list[bytearray] = []  # what misbehaving_play leaks into, as a leaking policy's module would
 
@@ -88,9 +87,9 @@ BULKY_FROM = 16
 CLI_SCRIPT = f"""
 import functools, sys
 sys.path.insert(0, {str(TESTS)!r})
+from helpers.faults import bulky_play
 from menorca_sim.cli import run as cli_run
 from menorca_sim.run.runner import run_experiment
-from helpers.faults import bulky_play
 cli_run.run_experiment = functools.partial(run_experiment, play=functools.partial(bulky_play, from_game={BULKY_FROM}))
 cli_run.check_policy_spec = lambda spec: None
 cli_run.command(sys.argv[1:])
@@ -100,9 +99,9 @@ cli_run.command(sys.argv[1:])
 RUN_SCRIPT = f"""
 import sys
 sys.path.insert(0, {str(TESTS)!r})
+from helpers.faults import sleepy_play
 from menorca_sim.run.experiment import load_experiment
 from menorca_sim.run.runner import run_experiment
-from helpers.faults import sleepy_play
 run_experiment(load_experiment(sys.argv[1]), sys.argv[2], jobs=2, chunk=int(sys.argv[3]), play=sleepy_play)
 """
 

@@ -18,8 +18,8 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from menorca_sim.run.outcomes import TABLES
 from menorca_sim.rules import load_ruleset
+from menorca_sim.run.outcomes import TABLES
 
 DatasetBuilder = Callable[[Path], Path]
 """Writes a dataset under the given folder and returns the dataset folder (DATA_DIR)."""

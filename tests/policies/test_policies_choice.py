@@ -7,7 +7,7 @@ import pytest
 
 from menorca_sim.play import play_game, seat_policies
 from menorca_sim.rules import load_ruleset
-from policies.choice import TEMPERATURE, Chooser
+from policies.choice import Chooser, TEMPERATURE
 
 RS = load_ruleset()
 

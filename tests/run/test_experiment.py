@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from helpers.experiment_files import study_toml
 
-from menorca_sim.run.experiment import ExperimentError, load_experiment
 from menorca_sim.rules import default_ruleset_path, load_ruleset
+from menorca_sim.run.experiment import ExperimentError, load_experiment
 
 RULES = load_ruleset()
 MINORS = RULES.minors

@@ -10,12 +10,11 @@ import shutil
 from click.testing import CliRunner
 from helpers.faults import assert_same_rows, cli_playing, toy_study
 from helpers.synthetic_data import Spec, write_dataset
-from helpers.toy_games import EXPERIMENT
-from helpers.toy_games import toy_play
+from helpers.toy_games import EXPERIMENT, toy_play
 
-from menorca_sim.run import parquet_store as store
 from menorca_sim.cli import main
 from menorca_sim.cli import run as cli_run
+from menorca_sim.run import parquet_store as store
 from menorca_sim.run.experiment import load_experiment
 from menorca_sim.run.runner import run_experiment
 

@@ -17,8 +17,8 @@ from click.testing import CliRunner
 from helpers.faults import BULKY_FROM, CLI_SCRIPT, assert_same_rows, bulky_play, cli_playing, toy_study
 from helpers.toy_games import toy_play
 
-from menorca_sim.run import parquet_store as store
 from menorca_sim.cli import run as cli_run
+from menorca_sim.run import parquet_store as store
 
 CHUNK = 8
 STOPPED = re.compile(r"error: (?P<out>\S+): stopped: cannot write chunk (?P<chunk>\d+)'s parts \((?P<why>[^)]+)\): "

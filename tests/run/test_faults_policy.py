@@ -7,9 +7,9 @@ from __future__ import annotations
 import functools
 
 from click.testing import CliRunner
+from helpers.experiment_files import TINY
 from helpers.faults import assert_same_rows, cli_playing, misbehaving_play, toy_study
 from helpers.toy_games import dataset
-from helpers.experiment_files import TINY
 
 from menorca_sim.cli import run as cli_run
 from menorca_sim.run.experiment import load_experiment

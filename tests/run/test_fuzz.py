@@ -10,15 +10,15 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from menorca_sim.run import parquet_store as store
-from menorca_sim.run.chunk_worker import play_one
 from menorca_sim.cli.fuzz import command
 from menorca_sim.cli.play import command as play_command
 from menorca_sim.core.codes import POOL
 from menorca_sim.core.transitions import Checker
-from menorca_sim.run.fuzz import Failure, FuzzReport, fuzz_experiment, run_fuzz
 from menorca_sim.game import Game, InvariantError
 from menorca_sim.rules import load_ruleset
+from menorca_sim.run import parquet_store as store
+from menorca_sim.run.chunk_worker import play_one
+from menorca_sim.run.fuzz import Failure, FuzzReport, fuzz_experiment, run_fuzz
 
 # The default test run's fuzz: about 1,000 games (a multiple of the 6 player-count x draw
 # cells), ~60 s on 2 idle cores (~18 games/s with every check on); `make fuzz` plays 100,000.

@@ -11,12 +11,12 @@ import pyarrow.compute as pc
 import pytest
 from click.testing import CliRunner
 
+from helpers.toy_games import EXPERIMENT, dataset, failing_play, toy_play
 from menorca_sim.cli import run as cli_run
 from menorca_sim.run.experiment import load_experiment
 from menorca_sim.run.outcomes import TABLES
 from menorca_sim.run.parquet_store import read_table
 from menorca_sim.run.runner import RunError, run_experiment
-from helpers.toy_games import EXPERIMENT, dataset, failing_play, toy_play
 
 TOTAL = 2 * 6 * 6  # variants x cells x games
 

@@ -4,13 +4,13 @@ from __future__ import annotations
 import pytest
 from click.testing import CliRunner
 
-from menorca_sim.cli import run as cli_run
-from menorca_sim.run.experiment import ExperimentError, check_policy_spec, load_experiment
-from menorca_sim.play import play_game, seat_policies
-from menorca_sim.rules import load_ruleset
-from menorca_sim.run.runner import run_experiment
 from helpers.experiment_files import TINY
 from helpers.toy_games import dataset
+from menorca_sim.cli import run as cli_run
+from menorca_sim.play import play_game, seat_policies
+from menorca_sim.rules import load_ruleset
+from menorca_sim.run.experiment import ExperimentError, check_policy_spec, load_experiment
+from menorca_sim.run.runner import run_experiment
 
 
 @pytest.fixture

@@ -12,12 +12,11 @@ from pathlib import Path
 import pyarrow.parquet as pq
 
 from helpers import TESTS
+from helpers.toy_games import EXPERIMENT, dataset, toy_play
 from menorca_sim.run.experiment import load_experiment
 from menorca_sim.run.outcomes import TABLES
 from menorca_sim.run.parquet_store import chunk_complete, part_path, write_chunk
 from menorca_sim.run.runner import chunk_bounds, run_experiment
-from helpers.toy_games import EXPERIMENT, dataset
-from helpers.toy_games import toy_play
 
 CHUNK = 8
 KILLED_RUN = f"""
@@ -25,9 +24,9 @@ import sys
 sys.path.insert(0, {str(TESTS)!r})
 import pyarrow.parquet as pq
 
+from helpers.toy_games import slow_play
 from menorca_sim.run.experiment import load_experiment
 from menorca_sim.run.runner import run_experiment
-from helpers.toy_games import slow_play
 run_experiment(load_experiment(sys.argv[1]), sys.argv[2], jobs=2, chunk={CHUNK}, play=slow_play)
 """
 
