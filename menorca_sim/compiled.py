@@ -47,16 +47,16 @@ def build_inputs() -> list[str]:
 
 
 def stale() -> list[str]:
-    """The compiled sources the next build compiles: their extension is missing or older
-    than the source, its .pxd or a .pxd of the core (which any of them may cimport)."""
-    shared = max((p.stat().st_mtime for p in (ROOT / CORE_DIR).glob("*.pxd")), default=0.0)
+    """The compiled sources whose extension is missing or older than the source or its
+    .pxd: the next build compiles them (and Cython, which follows cimports, may add the
+    modules that cimport a changed .pxd)."""
     out = []
     for source in sources():
         path = ROOT / source
         built = [p.stat().st_mtime for p in path.parent.glob(path.stem + ".*.so")]
         pxd = path.with_suffix(".pxd")
-        inputs = [path.stat().st_mtime, shared] + ([pxd.stat().st_mtime] if pxd.is_file() else [])
-        if not built or min(built) < max(inputs):
+        newest = max(path.stat().st_mtime, pxd.stat().st_mtime if pxd.is_file() else 0.0)
+        if not built or min(built) < newest:
             out.append(source)
     return out
 
