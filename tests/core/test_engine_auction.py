@@ -27,9 +27,9 @@ def test_price_drops_only_after_everybody_passed_in_succession():
     act(game, "reserve", legacy="L3")  # not a pass: the count starts again
     act(game, "pass")
     act(game, "pass")
-    assert game._eng.auc_price == 20
+    assert game.auction_state()["price"] == 20
     act(game, "pass")
-    assert game._eng.auc_price == 15
+    assert game.auction_state()["price"] == 15
 
 
 def test_auction_last_passer_keeps_start_marker():

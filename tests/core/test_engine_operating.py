@@ -122,13 +122,13 @@ def test_withholding_moves_left_and_pays_the_company():
 
 def test_running_no_route_moves_left():
     game = sr_game()
-    c = start_directly(game, "RNC", 0, 70)
+    start_directly(game, "RNC", 0, 70)
     give_vehicles(game, "RNC", ["cart"])  # no road leaves Maó yet: the cart cannot run
     _turn_of(game, "RNC")
-    assert game._eng.price(c) == 70
+    assert game.company_state("RNC", ["price"])["price"] == 70
     act(game, "skip")  # no tile; then nothing to decide (no cash) until after the run
     assert game.decision() == "company_sells"
-    assert game._eng.price(c) == 65 and game.summary()["companies"][0]["revenue_total"] == 0
+    assert game.company_state("RNC", ["price"])["price"] == 65 and game.summary()["companies"][0]["revenue_total"] == 0
 
 
 def test_company_sells_and_buys_back_its_certificates():
