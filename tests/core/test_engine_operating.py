@@ -336,13 +336,7 @@ def test_seeds_route_example_through_the_game():
 def test_vehicle_trades_between_directors_need_consent_by_option():
     rules = load_ruleset_with({"operating.vehicle_trade": "any_with_consent"})
     for answer, rnc_fleet in (("accept_offer", ["xebec"]), ("decline_offer", [])):
-        game = sr_game(ruleset=rules)
-        start_directly(game, "RNC", 0, 100)
-        start_directly(game, "RCC", 1, 90)
-        fund(game, "RNC", 100)
-        give_vehicles(game, "RCC", ["xebec"])
-        _turn_of(game, "RNC")
-        _skip_to(game, "buy_vehicles")
+        game = _rnc_buying_beside_rcc_xebec(rules)
         act(game, "buy_vehicle", vehicle="xebec", source="RCC", price=1)
         assert game.decision() == "consent_vehicle_sale"
         assert (game.current_actor(), game.actor_label()) == (1, "RCC")
@@ -352,14 +346,20 @@ def test_vehicle_trades_between_directors_need_consent_by_option():
 
 
 def test_vehicle_trades_only_between_one_directors_companies_by_default():
-    game = sr_game()
+    game = _rnc_buying_beside_rcc_xebec()
+    assert not matching(game, "buy_vehicle", source="RCC")
+
+
+def _rnc_buying_beside_rcc_xebec(ruleset=None):
+    """RNC (P1's) at its vehicle purchases, funded, while RCC (P2's) holds a xebec."""
+    game = sr_game(ruleset=ruleset)
     start_directly(game, "RNC", 0, 100)
     start_directly(game, "RCC", 1, 90)
     fund(game, "RNC", 100)
     give_vehicles(game, "RCC", ["xebec"])
     _turn_of(game, "RNC")
     _skip_to(game, "buy_vehicles")
-    assert not matching(game, "buy_vehicle", source="RCC")
+    return game
 
 
 def _station_sites_at_start_of_turn(rules) -> list[str]:
