@@ -3,14 +3,14 @@ PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
-# sources setup.py compiles: the core and its LAYERS (all of policies/ watched, for short)
-COMPILED := $(wildcard menorca_sim/core/*.py menorca_sim/core/*.pxd) menorca_sim/game.py menorca_sim/game.pxd menorca_sim/whatif.py menorca_sim/whatif.pxd $(wildcard policies/*.py)
+# what a build reads: the sources setup.py compiles and their .pxd (menorca_sim/compiled.py)
+COMPILED := $(shell $(PYTHON) menorca_sim/compiled.py)
 BUILT  := .build-stamp
 
-.PHONY: test test-slow chromium viewer-check viewer-png report bench fuzz golden build clean
+.PHONY: test test-slow check-build chromium viewer-check viewer-png report bench fuzz golden build clean
 
 # The venv holds the package installed in editable mode with its test and dask extras
-# (without compiling: $(BUILT) compiles the core in place).
+# (without compiling: $(BUILT) compiles the core in place, so it is compiled once).
 $(STAMP): pyproject.toml setup.py
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
@@ -33,6 +33,10 @@ test: $(BUILT)
 test-slow: $(BUILT)
 	$(PY) -m pytest -q -m slow
 
+# A fresh checkout's build (a new venv; minutes): quiet, and each module compiled once.
+check-build:
+	$(PYTHON) tests/fresh_build.py
+
 # The game viewer in a real headless Chromium (Debian's package, installed here when
 # missing): the tests marked `browser` (not in `make test`), and docs/viewer.png afresh.
 chromium:
@@ -42,7 +46,7 @@ viewer-check: $(BUILT) chromium
 	$(PY) -m pytest -q -m browser
 
 viewer-png: $(BUILT) chromium
-	$(PY) tests/viewer_browser.py docs/viewer.png
+	$(PY) tests/helpers/viewer_browser.py docs/viewer.png
 
 # Rewrite the golden games (tests/golden/) after a change meant to change games; it
 # prints which games changed and at which action. Say why in the commit.

@@ -57,28 +57,46 @@ def play(tree: str, games: int, first_seed: int) -> dict:
     games seeded first_seed.. over every draw of minors; the CPU seconds of those games."""
     import itertools
 
-    import numpy as np
-
     from menorca_sim.core import is_compiled, routes
-    from menorca_sim.game import seed_sequences
-    from menorca_sim.play import play_game
     from menorca_sim.rules import load_ruleset
-    from policies import make_policy
 
     assert Path(routes.__file__).resolve().is_relative_to(Path(tree).resolve()), routes.__file__
     rs = load_ruleset()
     draws = list(itertools.combinations(rs.minors, rs.setup.minors_in_play))
 
+    play_one = _game_player(rs)
+
     def one(seed: int, minors) -> int:
-        streams = seed_sequences(seed, PLAYERS)[1:]
-        policies = [make_policy("heuristic", seat, np.random.default_rng(stream)) for seat, stream in enumerate(streams)]
-        return play_game(rs, PLAYERS, seed, policies, minors=list(minors)).summary()["actions"]
+        return play_one(seed, list(minors)).summary()["actions"]
 
     one(WARM_SEED, draws[0])
     start = time.process_time()
     actions = sum(one(first_seed + i, draws[(first_seed + i) % len(draws)]) for i in range(games))
     return {"cpu_s": time.process_time() - start, "games": games, "actions": actions,
             "compiled": bool(is_compiled(routes))}
+
+
+def _game_player(rs):
+    """play(seed, minors) -> the played Game of PLAYERS heuristics, through the tree's own
+    API: `seat_policies` and `play_game(ruleset, seed, policies)` since issue 27; before,
+    `game.seed_sequences` and `play_game(ruleset, players, seed, policies)`, so that older
+    commits still compare."""
+    try:
+        from menorca_sim.play import play_game, seat_policies
+    except ImportError:
+        import numpy as np
+
+        from menorca_sim.game import seed_sequences
+        from menorca_sim.play import play_game
+        from policies import make_policy
+
+        def old(seed: int, minors: list[str]):
+            streams = seed_sequences(seed, PLAYERS)[1:]
+            policies = [make_policy("heuristic", seat, np.random.default_rng(s)) for seat, s in enumerate(streams)]
+            return play_game(rs, PLAYERS, seed, policies, minors=minors)
+
+        return old
+    return lambda seed, minors: play_game(rs, seed, seat_policies(["heuristic"] * PLAYERS, seed), minors=minors)
 
 
 def _child(tree: Path, games: int, first_seed: int, wrap: list[str] | None = None) -> dict:

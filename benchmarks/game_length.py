@@ -18,26 +18,32 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__)))) 
 
 import numpy as np  # noqa: E402
 
-from menorca_sim.game import seed_sequences  # noqa: E402
-from menorca_sim.play import play_game  # noqa: E402
+from menorca_sim.play import play_game, seat_policies  # noqa: E402
 from menorca_sim.rules import load_ruleset  # noqa: E402
-from policies import make_policy  # noqa: E402
 
 
 class Timed:
-    """A policy whose decisions are timed."""
+    """A policy whose decisions are timed, by the path the play loop takes (`act_code`
+    for a policy that reads codes, `act` for others)."""
 
     def __init__(self, policy) -> None:
         self.policy = policy
         self.name = policy.name
         self.auction_strategy = policy.auction_strategy
+        self.reads_codes = getattr(policy, "reads_codes", False) is True
         self.seconds = 0.0
 
     def act(self, game, legal: list[dict]) -> dict:
+        return self._timed(self.policy.act, game, legal)
+
+    def act_code(self, game) -> int:
+        return self._timed(self.policy.act_code, game)
+
+    def _timed(self, decide, *args):
         start = time.perf_counter()
-        action = self.policy.act(game, legal)
+        answer = decide(*args)
         self.seconds += time.perf_counter() - start
-        return action
+        return answer
 
 
 def play_table(ruleset, spec: str, players: int, minors: list[str], games: int,
@@ -45,9 +51,8 @@ def play_table(ruleset, spec: str, players: int, minors: list[str], games: int,
     """The games' summaries and the seconds spent in the policies."""
     out, policy_seconds = [], 0.0
     for seed in range(first_seed, first_seed + games):
-        streams = seed_sequences(seed, players)[1:]
-        policies = [Timed(make_policy(spec, i, np.random.default_rng(streams[i]))) for i in range(players)]
-        out.append(play_game(ruleset, players, seed, policies, minors=minors).summary())
+        policies = [Timed(p) for p in seat_policies([spec] * players, seed)]
+        out.append(play_game(ruleset, seed, policies, minors=minors).summary())
         policy_seconds += sum(p.seconds for p in policies)
     return out, policy_seconds
 

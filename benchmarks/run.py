@@ -124,7 +124,7 @@ def game_specs(games: int, policy: str, first_seed: int = 0) -> list:
     """Three-player games over every draw of minors, seeded 0.., as the runner plans them."""
     import itertools
 
-    from menorca_sim.experiment import GameSpec
+    from menorca_sim.run.experiment import GameSpec
     from menorca_sim.rules import load_ruleset
 
     rs = load_ruleset()
@@ -154,7 +154,7 @@ def max_rss_mb() -> float:
 
 def child_rate(games: int, policy: str) -> dict[str, Any]:
     """Games/s on one core through the runner's own play function."""
-    from menorca_sim.chunk_worker import play_one
+    from menorca_sim.run.chunk_worker import play_one
     from menorca_sim.rules import load_ruleset
 
     rs = load_ruleset()
@@ -178,15 +178,26 @@ class _Split:
 
 
 class _ProfiledPolicy:
+    """Times the decisions by the path the play loop takes: `act_code` for a policy that
+    reads codes (no dicts built), `act` for others."""
+
     def __init__(self, inner) -> None:
         self.inner = inner
         self.name, self.auction_strategy = inner.name, inner.auction_strategy
+        self.reads_codes = getattr(inner, "reads_codes", False) is True
 
     def act(self, game, legal):
+        return self._timed(self.inner.act, game, legal)
+
+    def act_code(self, game) -> int:
+        return self._timed(self.inner.act_code, game)
+
+    @staticmethod
+    def _timed(decide: Callable, *args):
         _Split.in_policy = True
         start = time.perf_counter()
         try:
-            return self.inner.act(game, legal)
+            return decide(*args)
         finally:
             _Split.seconds["act"] += time.perf_counter() - start
             _Split.in_policy = False
@@ -208,12 +219,12 @@ ROUTE_SEARCHES = ("best_routes", "best_revenue", "lay_revenues", "next_lay_reven
                   "marker_revenues")
 
 
-def _play_profiled(rs, specs, make_policy, play_game, seed_sequences, np) -> None:
+def _play_profiled(rs, specs) -> None:
+    from menorca_sim.play import play_game, seat_policies
+
     for spec in specs:
-        streams = seed_sequences(spec.seed, spec.players)[1:]
-        policies = [_ProfiledPolicy(make_policy(name, seat, np.random.default_rng(stream)))
-                    for seat, (name, stream) in enumerate(zip(spec.policies, streams))]
-        play_game(rs, spec.players, spec.seed, policies, minors=list(spec.minors))
+        policies = [_ProfiledPolicy(p) for p in seat_policies(spec.policies, spec.seed)]
+        play_game(rs, spec.seed, policies, minors=list(spec.minors))
 
 
 def child_split(games: int, policy: str) -> dict[str, Any]:
@@ -224,22 +235,17 @@ def child_split(games: int, policy: str) -> dict[str, Any]:
     copies). The players' share itself comes from a first run that times the decisions
     only. Then, from a cProfiled run of the same games, the functions with the most own
     time, as evidence for what to optimise."""
-    import numpy as np
-
     from menorca_sim.core.board import Board
-    from menorca_sim.game import seed_sequences
-    from menorca_sim.play import play_game
     from menorca_sim.rules import load_ruleset
-    from policies import make_policy
 
     rs = load_ruleset()
     specs = game_specs(games, policy)
-    _play_profiled(rs, game_specs(1, policy, first_seed=10**6), make_policy, play_game, seed_sequences, np)  # warm
+    _play_profiled(rs, game_specs(1, policy, first_seed=10**6))  # warm
 
     def timed_run() -> tuple[float, dict[str, float]]:
         _Split.seconds = dict.fromkeys(_Split.seconds, 0.0)
         start = time.perf_counter()
-        _play_profiled(rs, specs, make_policy, play_game, seed_sequences, np)
+        _play_profiled(rs, specs)
         return time.perf_counter() - start, dict(_Split.seconds)
 
     # the players' share from a run that times the decisions only: the route searches'
@@ -252,7 +258,7 @@ def child_split(games: int, policy: str) -> dict[str, Any]:
               "players' route searches": t["routes_policy"],
               "players' logic and other queries": t["act"] - t["routes_policy"]}
     profile = cProfile.Profile()
-    profile.runcall(_play_profiled, rs, specs, make_policy, play_game, seed_sequences, np)
+    profile.runcall(_play_profiled, rs, specs)
     own = sorted(pstats.Stats(profile).stats.items(), key=lambda kv: kv[1][2], reverse=True)[:10]
     return {"mode": core_mode(), "games": games, "seconds": total,
             "share": {k: v / total for k, v in shares.items()}, "players_share": plain["act"] / plain_total,
@@ -263,7 +269,7 @@ def child_split(games: int, policy: str) -> dict[str, Any]:
 def child_worker_rss(games: int, policy: str) -> dict[str, Any]:
     """A worker's job (play_chunk over consecutive chunks) with the peak RSS after each
     quarter of the games: flat means no growth with game count."""
-    from menorca_sim.chunk_worker import play_chunk, play_one
+    from menorca_sim.run.chunk_worker import play_chunk, play_one
 
     with tempfile.TemporaryDirectory() as tmp:
         experiment = _load_study(_bench_study_file(Path(tmp), policy, players=[PLAYERS]), games)
@@ -280,7 +286,7 @@ def child_long_run(games: int, policy: str, jobs: int) -> dict[str, Any]:
     """A long run through the runner: the parent's peak RSS, and the workers' (sampled)."""
     import psutil
 
-    from menorca_sim.runner import run_experiment
+    from menorca_sim.run.runner import run_experiment
 
     me, worker_peak, done = psutil.Process(), [0.0], threading.Event()
 
@@ -309,9 +315,9 @@ def child_rounds_cost(games: int, policy: str) -> dict[str, Any]:
     """What the `rounds` table costs a run: the same games played, turned into rows and
     written as a chunk's parts, with and without the trajectory, in alternate blocks (the
     order swapped each block: a shared machine's speed drifts)."""
-    from menorca_sim.chunk_worker import play_one
-    from menorca_sim.parquet_store import write_chunk
-    from menorca_sim.records import add_game, empty_rows, to_tables
+    from menorca_sim.run.chunk_worker import play_one
+    from menorca_sim.run.parquet_store import write_chunk
+    from menorca_sim.run.records import add_game, empty_rows, to_tables
     from menorca_sim.rules import load_ruleset
 
     rs = load_ruleset()
@@ -373,7 +379,7 @@ def _bench_study_file(folder: Path, policy: str, players: list[int] | None = Non
 def _load_study(path: Path, total: int):
     """The study scaled to about `total` games (rounded up to whole seating rotations
     in every cell and variant)."""
-    from menorca_sim.experiment import check_policy_spec, load_experiment
+    from menorca_sim.run.experiment import check_policy_spec, load_experiment
 
     plan = load_experiment(path, check_policy=check_policy_spec)
     blocks = len(plan.cells) * len(plan.variants) * len(plan.populations)
@@ -384,7 +390,7 @@ def _load_study(path: Path, total: int):
 
 def parallel_rates(games: int, policy: str) -> dict[str, Any]:
     """Games/s through the runner with 1 and 2 workers (pool start-up included)."""
-    from menorca_sim.runner import run_experiment
+    from menorca_sim.run.runner import run_experiment
 
     out = {}
     with tempfile.TemporaryDirectory() as tmp:

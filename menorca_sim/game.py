@@ -17,6 +17,7 @@ from menorca_sim.core.maptables import map_tables
 from menorca_sim.core.tables import tables_for
 from menorca_sim.gamelog import GameLog
 from menorca_sim.rules import Ruleset, load_ruleset
+from menorca_sim.seeding import game_streams
 from menorca_sim.whatif import WhatIf
 
 if not cython.compiled:  # compiled, game.pxd cimports them
@@ -30,11 +31,6 @@ class IllegalActionError(ValueError):
 
 class InvariantError(AssertionError):
     """A rule invariant broke (only raised with check=True)."""
-
-
-def seed_sequences(seed: int, players: int) -> list[np.random.SeedSequence]:
-    """The game's independent random streams: [setup draws, seat 0, seat 1, ...]."""
-    return np.random.SeedSequence(seed).spawn(players + 1)
 
 
 @cython.cclass
@@ -51,7 +47,7 @@ class Game:
         self.seed = seed
         self.check = check
         self._checker = Checker() if check else None
-        setup = np.random.default_rng(seed_sequences(seed, players)[0])
+        setup = np.random.default_rng(game_streams(seed, players).setup)
         self._eng = Engine(tables_for(rs), players, Board(map_tables(rs)), setup, minors, legacies)
         self.seats = list(seats) if seats is not None else ["?"] * players
         self._legal = None  # the legal actions' dicts in this state

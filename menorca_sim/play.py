@@ -1,19 +1,26 @@
 """Play one game between policies, one per seat."""
 from __future__ import annotations
 
-from typing import Callable
+from typing import Callable, Sequence
 
 from menorca_sim.game import Game
+from menorca_sim.seeding import seat_rngs
 
 
-def play_game(ruleset, players: int, seed: int, policies: list, minors=None, check: bool = False,
+def seat_policies(specs: Sequence[str], seed: int) -> list:
+    """The policies of `specs` (one per seat), each drawing from its seat's stream of the
+    game seeded `seed`: the same seed gives the same players."""
+    from policies import make_policy  # here: importing the package stays light
+
+    return [make_policy(spec, seat, rng) for seat, (spec, rng) in enumerate(zip(specs, seat_rngs(seed, len(specs))))]
+
+
+def play_game(ruleset, seed: int, policies: list, minors=None, check: bool = False,
               log=None, watch: Callable[[Game], None] | None = None) -> Game:
-    """Play a whole game; `policies[i]` (with `act(game, legal)`, or `act_code(game)` if it
-    `reads_codes`: policies/base.py) decides for seat i;
+    """Play a whole game between `len(policies)` seats; `policies[i]` (with `act(game,
+    legal)`, or `act_code(game)` if it `reads_codes`: policies/base.py) decides for seat i;
     `watch(game)`, if given, reads the game after each action (e.g. a `Trajectory`)."""
-    if len(policies) != players:
-        raise ValueError(f"{players} players need {players} policies, got {len(policies)}")
-    game = Game(ruleset, players=players, seed=seed, minors=minors, check=check, log=log,
+    game = Game(ruleset, players=len(policies), seed=seed, minors=minors, check=check, log=log,
                 seats=[p.name for p in policies])
     codes = [getattr(p, "reads_codes", False) is True for p in policies]  # the seats whose policies choose by int
     while not game.is_over():

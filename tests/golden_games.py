@@ -1,5 +1,5 @@
 """Golden games: whole-game logs pinned as fixtures in tests/golden/, each played again
-from its seed by tests/test_golden.py (compiled and pure) and required to be identical.
+from its seed by tests/golden/test_golden.py (compiled and pure) and required to be identical.
 
 A commit that changes games rewrites them (`make golden`, which prints which games
 changed and at which action) and says why; every other commit leaves them byte for byte.
@@ -21,7 +21,6 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
 GOLDEN = Path(__file__).resolve().parent / "golden"
@@ -55,16 +54,11 @@ def load_games(path: Path = GAMES) -> list[GoldenGame]:
 def play(game: GoldenGame, log: Path) -> None:
     """Play `game` as `menorca-sim play` would (each seat's policy on its own stream of
     the seed), writing its log to `log`."""
-    from menorca_sim.game import seed_sequences
-    from menorca_sim.play import play_game
+    from menorca_sim.play import play_game, seat_policies
     from menorca_sim.rules import load_ruleset
-    from policies import make_policy
 
     ruleset = load_ruleset(overrides=game.overrides) if game.overrides else load_ruleset()
-    streams = seed_sequences(game.seed, game.players)
-    policies = [make_policy(spec, seat, np.random.default_rng(streams[seat + 1]))
-                for seat, spec in enumerate(game.policies)]
-    play_game(ruleset, game.players, game.seed, policies, minors=list(game.minors), log=log)
+    play_game(ruleset, game.seed, seat_policies(game.policies, game.seed), minors=list(game.minors), log=log)
 
 
 def first_difference(expected: Path, actual: Path) -> str | None:

@@ -19,7 +19,7 @@ import numpy as np
 import polars as pl
 
 from menorca_sim.analysis import stats
-from menorca_sim.outcomes import TABLES
+from menorca_sim.run.outcomes import TABLES
 
 END_REASONS = ("bank", "bankruptcy", "conquest", "cap")  # games.end_reason values (outcomes.py)
 KEYS = ["variant", "population", "players"]

@@ -14,7 +14,7 @@ import polars as pl
 
 from menorca_sim.analysis import charts
 from menorca_sim.analysis import findings as find
-from menorca_sim.analysis.aggregate import Analysis, Dataset, analyse
+from menorca_sim.analysis.aggregate import Analysis, Dataset, DatasetError, analyse
 from menorca_sim.analysis.stats import ALPHA, CONFIDENCE
 
 CHART_FILES = {name: f"{name}.png" for name in (
@@ -45,15 +45,32 @@ class ReportFiles:
     charts: list[Path]
 
 
-def default_out(data_dir: Path) -> Path:
-    """`reports/<experiment>/data` reports to `reports/<experiment>/`."""
-    return Path(data_dir).resolve().parent
+SOURCE_FILE = ".dataset"
+"""In a report folder: the dataset folder the report was made from (its resolved path)."""
+
+
+def default_out(data_dir: str | Path) -> Path:
+    """Where `report DIR` writes without `--out`: the folder `menorca-sim run` made for the
+    experiment (`reports/<experiment>/` for `reports/<experiment>/data`), else a folder named
+    after the experiment beside DIR (`<experiment>-report`), checked to hold no other
+    dataset's report."""
+    data = Path(data_dir).resolve()
+    name = Dataset(data).manifest.get("experiment", {}).get("name")
+    out = data.parent if not name or (data.name == "data" and data.parent.name == name) else \
+        data.parent / f"{name}-report"
+    source = out / SOURCE_FILE
+    if source.is_file() and source.read_text(encoding="utf-8").strip() != str(data):
+        raise DatasetError(f"{out} holds the report of another dataset ({source.read_text(encoding='utf-8').strip()}); "
+                           f"give --out DIR for this one (--out {out} replaces that report)")
+    return out
 
 
 def build_report(data_dir: str | Path, out_dir: str | Path | None = None, seed: int = 0,
-                 partial: str | None = None) -> ReportFiles:
-    """Analyse the dataset in `data_dir` and write the report into `out_dir`; `partial`:
-    the banner of a report made from part of a damaged dataset (`--allow-partial`)."""
+                 partial: str | None = None, source: str | Path | None = None) -> ReportFiles:
+    """Analyse the dataset in `data_dir` and write the report into `out_dir` (default:
+    `default_out`); `partial`: the banner of a report made from part of a damaged dataset
+    (`--allow-partial`); `source`: the dataset folder the report names as its own when
+    `data_dir` is a view of it."""
     ds = Dataset(data_dir)
     out = Path(out_dir) if out_dir is not None else default_out(ds.path)
     out.mkdir(parents=True, exist_ok=True)
@@ -66,6 +83,7 @@ def build_report(data_dir: str | Path, out_dir: str | Path | None = None, seed: 
     index.write_text(_html(analysis, sections, partial), encoding="utf-8")
     summary = out / "summary.md"
     summary.write_text(_markdown(analysis, sections, partial), encoding="utf-8")
+    (out / SOURCE_FILE).write_text(f"{Path(source or ds.path).resolve()}\n", encoding="utf-8")
     return ReportFiles(index, summary, written)
 
 

@@ -23,9 +23,9 @@ def known_errors() -> tuple[type[BaseException], ...]:
     """The exception types that mean bad user input (imported only when one is raised,
     so that a command does not pay for the others' imports)."""
     from menorca_sim.analysis.aggregate import DatasetError
-    from menorca_sim.experiment import ExperimentError
+    from menorca_sim.run.experiment import ExperimentError
     from menorca_sim.rules import RulesetError
-    from menorca_sim.runner import RunError
+    from menorca_sim.run.runner import RunError
     from policies import PolicyError
 
     return (RulesetError, ExperimentError, RunError, PolicyError, DatasetError, OSError)
@@ -108,3 +108,17 @@ class OneLineGroup(click.Group):
             raise
         except click.UsageError as exc:
             raise _OneLineUsageError(exc) from None
+
+
+class Seed(click.ParamType):
+    """A seed option: an integer >= 0, and a message that says so for anything else
+    (click's IntRange calls 'abc' 'not a valid integer range')."""
+    name = "seed"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
+        if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
+            return value
+        text = str(value).strip()
+        if text.isdigit():
+            return int(text)
+        self.fail(f"expected an integer >= 0, got {value!r}", param, ctx)

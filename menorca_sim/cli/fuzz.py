@@ -5,14 +5,14 @@ import sys
 
 import click
 
-from menorca_sim.cli.errors import one_line_errors
+from menorca_sim.cli.errors import Seed, one_line_errors
 
 
 @click.command("fuzz")
 @click.option("--games", type=click.IntRange(min=1), default=100_000, show_default=True,
               help="Games in all (rounded up to a multiple of player counts x minor draws).")
 @click.option("--jobs", type=click.IntRange(min=1), help="Worker processes (default: all cores).")
-@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True, help="Root seed of the games.")
+@click.option("--seed", type=Seed(), default=0, show_default=True, help="Root seed of the games.")
 @click.option("--rules", "rules_path", type=click.Path(dir_okay=False), default=None,
               help="Ruleset TOML (default: the built-in one).")
 @click.option("--out", type=click.Path(file_okay=False), default=None,
@@ -25,7 +25,7 @@ def command(games: int, jobs: int | None, seed: int, rules_path: str | None, out
     """Play GAMES games (every player count and minor draw; random-legal players, and one
     heuristic player at some tables) with the invariant checks on. Prints every failure
     with the command that replays it; exit 1 when any game failed."""
-    from menorca_sim.fuzz import run_fuzz
+    from menorca_sim.run.fuzz import run_fuzz
 
     if resume and out is None:
         raise click.UsageError("--resume needs --out")

@@ -27,7 +27,7 @@ def command(experiment: str, effect: float, power: float, alpha: float, tests: i
     a seat's win share against its fair share, or (with --pilot) a paired difference
     between two variants, counting the gain of common seeds measured on the pilot."""
     from menorca_sim.analysis import planning
-    from menorca_sim.experiment import check_policy_spec, load_experiment
+    from menorca_sim.run.experiment import check_policy_spec, load_experiment
 
     exp = load_experiment(experiment, check_policy=check_policy_spec)
     level = alpha / tests

@@ -4,14 +4,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import click
-import numpy as np
 
-from menorca_sim.cli.errors import one_line_errors
+from menorca_sim.cli.errors import Seed, one_line_errors
 
 
 @click.command("play")
 @click.option("--players", type=int, default=3, show_default=True, help="Number of players.")
-@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True, help="The game's seed.")
+@click.option("--seed", type=Seed(), default=0, show_default=True, help="The game's seed.")
 @click.option("--minors", default=None,
               help="The two minors in play, e.g. Ramaders,Artesans (default: drawn).")
 @click.option("--policies", "policy_specs", default="random_legal", show_default=True,
@@ -27,10 +26,9 @@ from menorca_sim.cli.errors import one_line_errors
 def command(players: int, seed: int, minors: str | None, policy_specs: str, log_path: str | None,
             show_dir: str | None, check: bool, rules_path: str | None) -> None:
     """Play one game of 1713 Menorca and print its result."""
-    from menorca_sim.game import seed_sequences
-    from menorca_sim.play import play_game
+    from menorca_sim.play import play_game, seat_policies
     from menorca_sim.rules import load_ruleset
-    from policies import make_policy
+    from menorca_sim.run.experiment import check_policy_spec
 
     rs = load_ruleset(rules_path) if rules_path else load_ruleset()
     if players not in rs.player_counts:
@@ -41,14 +39,14 @@ def command(players: int, seed: int, minors: str | None, policy_specs: str, log_
         specs = specs * players
     if len(specs) != players:
         raise click.BadParameter(f"{len(specs)} policies for {players} players", param_hint="--policies")
-    streams = seed_sequences(seed, players)
-    policies = [make_policy(spec, seat, np.random.default_rng(streams[seat + 1]))
-                for seat, spec in enumerate(specs)]
+    for spec in dict.fromkeys(specs):
+        check_policy_spec(spec)
+    policies = seat_policies(specs, seed)
     minor_list = parse_minors(rs, minors) if minors else None
     if show_dir is not None and log_path is None:  # the page is made from the log
         Path(show_dir).mkdir(parents=True, exist_ok=True)
         log_path = str(Path(show_dir) / "game.jsonl")
-    game = play_game(rs, players, seed, policies, minors=minor_list, check=check, log=log_path)
+    game = play_game(rs, seed, policies, minors=minor_list, check=check, log=log_path)
     summary = game.summary()
     click.echo(f"seed {seed}, {players} players, minors {', '.join(summary['minors'])}, "
                f"legacies {', '.join(summary['legacies'])}")

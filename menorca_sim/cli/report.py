@@ -5,16 +5,18 @@ from pathlib import Path
 
 import click
 
-from menorca_sim import parquet_store as store
 from menorca_sim.analysis.report import build_report, default_out
-from menorca_sim.cli.errors import fail, one_line_errors
+from menorca_sim.cli.errors import Seed, fail, one_line_errors
+from menorca_sim.run import parquet_store as store
 
 
 @click.command("report")
 @click.argument("data_dir", type=click.Path(file_okay=False))
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
-              help="Folder for index.html, summary.md and the charts (default: DATA_DIR's parent).")
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the ratings' bootstrap.")
+              help="Folder for index.html, summary.md and the charts (default: reports/NAME/ for the "
+                   "reports/NAME/data a run makes, else NAME-report/ beside DATA_DIR, NAME the experiment's; "
+                   "never another dataset's report).")
+@click.option("--seed", type=Seed(), default=0, show_default=True, help="Seed of the ratings' bootstrap.")
 @click.option("--allow-partial", is_flag=True,
               help="Report a damaged dataset from its sound chunks (saying so at the top) instead of refusing it.")
 @one_line_errors
@@ -32,7 +34,7 @@ def command(data_dir: str, out_dir: str | None, seed: int, allow_partial: bool) 
              f"or add --allow-partial to report the rest")
     else:
         with store.dataset_view(data, check.left_out) as view:
-            files = build_report(view, out_dir or default_out(data), seed=seed, partial=_banner(check))
+            files = build_report(view, out_dir or default_out(data), seed=seed, partial=_banner(check), source=data)
     click.echo(f"{files.index} ({len(files.charts)} charts), {files.summary}")
 
 

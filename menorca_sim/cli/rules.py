@@ -7,7 +7,7 @@ from itertools import groupby
 import click
 
 from menorca_sim.cli.errors import one_line_errors
-from menorca_sim.rules import Ruleset, load_ruleset
+from menorca_sim.rules import Ruleset, RulesetError, load_ruleset
 from menorca_sim.rules.model import Company
 
 # Sections of plain options ([D]/[A] values), printed as `section.key = value`; the
@@ -24,8 +24,9 @@ def command() -> None:
 @click.argument("file")
 @one_line_errors
 def check(file: str) -> None:
-    """Validate FILE: exit 0 with a one-line summary, or exit 2 with the error line."""
-    r = load_ruleset(file)
+    """Validate FILE: exit 0 with a one-line summary, or exit 2 with the error line (both
+    name FILE as given)."""
+    r = _load(file)
     click.echo(f"{file}: ok: {r.name}: {len(r.companies)} companies, {len(r.vehicles)} vehicles, "
                f"{len(r.phases)} phases, {len(r.legacies)} legacies, {len(r.map.land)} land hexes, "
                f"{len(r.tiles)} tile types")
@@ -36,7 +37,16 @@ def check(file: str) -> None:
 @one_line_errors
 def show(file: str | None) -> None:
     """Print a readable summary of FILE (default: the built-in v11 rules)."""
-    click.echo(describe(load_ruleset(file)))
+    click.echo(describe(_load(file) if file else load_ruleset()))
+
+
+def _load(file: str) -> Ruleset:
+    """The ruleset of FILE; an error names FILE as given (the loader names the file alone,
+    as an experiment's errors show it)."""
+    try:
+        return load_ruleset(file)
+    except RulesetError as exc:
+        raise RulesetError(file, exc.key, exc.problem) from None
 
 
 def describe(r: Ruleset) -> str:

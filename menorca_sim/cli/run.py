@@ -7,9 +7,9 @@ from pathlib import Path
 import click
 
 from menorca_sim.cli.errors import fail, one_line_errors, one_line_warnings
-from menorca_sim.experiment import check_policy_spec, load_experiment
-from menorca_sim.limits import Limits
-from menorca_sim.runner import BACKENDS, RunWarning, run_experiment
+from menorca_sim.run.experiment import check_policy_spec, load_experiment
+from menorca_sim.run.limits import Limits
+from menorca_sim.run.runner import BACKENDS, RunWarning, run_experiment
 
 
 @click.command("run")

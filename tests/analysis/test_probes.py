@@ -1,0 +1,67 @@
+"""Probes (policies/probe.py and the report's Probes section): one seat forced to one
+thing, judged against the same seat on the same seeds without it."""
+from __future__ import annotations
+
+import numpy as np
+import polars as pl
+import pytest
+from helpers.engine import act, new_game, rnc_buys_next_tier, sr_game
+from helpers.experiment_files import one_draw_study, run_study
+
+from menorca_sim.analysis import findings as find
+from menorca_sim.analysis.aggregate import Dataset, analyse
+from policies import PolicyError, make_policy
+
+
+def _probe(spec: str, seat: int = 0):
+    return make_policy(spec, seat, np.random.default_rng(0))
+
+
+def test_a_start_probe_buys_the_first_certificate_of_an_unowned_radm():
+    game = sr_game()
+    rnc_buys_next_tier(game, "ship_of_the_line", "6H", ["xebec", "polacca", "frigate"])
+    while game.decision() != "stock_turn":
+        game.apply(game.legal_actions()[-1])
+    seat = game.current_actor()
+    action = _probe("probe(start=RADM)", seat).act(game, game.legal_actions())
+    assert (action["type"], action.get("company"), action.get("source")) == ("buy_cert", "RADM", "treasury")
+
+
+def test_a_legacy_probe_reserves_its_legacy_at_the_minimum_and_buys_it_on_offer():
+    game = new_game(players=2, legacies=["L1", "L9"])
+    prober = game.current_actor()
+    action = _probe("probe(legacy=L9)", prober).act(game, game.legal_actions())
+    assert action == {"type": "reserve", "legacy": "L9", "bid": 160}  # its minimum price
+    game.apply(action)
+    act(game, "buy_legacy")  # the other seat buys L1: L9 goes to its single reserver at 160
+    assert game.decision() == "stock_turn"
+    assert game.player_state(prober)["legacies"] == ["L9"]
+
+
+@pytest.mark.parametrize("spec", ["probe", "probe(start=CCM, legacy=L9)", "probe(start=CCM, up_to=10)",
+                                  "probe(legacy=L9, play=nobody)"])
+def test_a_probe_forces_exactly_one_thing(spec):
+    with pytest.raises(PolicyError):
+        _probe(spec)
+
+
+def test_a_legacy_priced_far_above_its_worth_is_reported_weak_by_its_probe(tmp_path):
+    """L9 at 400 R. of a player's 420: the seat forced to buy it at its minimum loses."""
+    data = run_study(tmp_path, one_draw_study("probe", 9, 24, 2, """
+[overrides]
+"setup.legacies" = "fixed"
+"setup.fixed_legacies" = ["L9", "L1", "L2"]
+"legacies.L9.price" = 400
+[populations.plain]
+seats = "heuristic"
+[populations.l9]
+seats = ["probe(legacy=L9)", "heuristic"]
+"""))
+    a = analyse(Dataset(data))
+    row = a.tables["probe_effects"].row(0, named=True)
+    assert (row["probe"], row["forces"], row["item"], row["pairs"]) == ("probe(legacy=L9)", "legacy", "L9", 24)
+    assert row["change_high"] < 0 and row["win_share"] < row["reference_win_share"]
+    verdict = find.probe_verdicts(a)[("", 2, "probe(legacy=L9)")]
+    assert verdict.label == find.LOWERS and "L9 is weak" in verdict.text and "L9's price" in verdict.look_at
+    bought = a.tables["auction_prices"].filter(pl.col("legacy") == "L9")
+    assert bought["games"].sum() == 48  # in play in every game of both populations

@@ -1,0 +1,30 @@
+"""Sweeps through the whole pipeline: a [sweep] experiment run, its report's measures
+per point and the fair-value table (stats.fair_value's planted-root tests are in
+test_stats)."""
+from __future__ import annotations
+
+import polars as pl
+from helpers.experiment_files import one_draw_study, run_study
+
+from menorca_sim.analysis.report import build_report
+
+
+def test_a_sweep_report_puts_each_measure_against_the_swept_value_and_solves_for_fairness(tmp_path):
+    data = run_study(tmp_path, one_draw_study("s", 3, 12, 2, """
+[policies]
+seats = "heuristic"
+[sweep]
+"player_counts.0.seat_cash.1" = {values = [0, 60]}
+"""))
+    files = build_report(data)
+    from menorca_sim.analysis.aggregate import Dataset, analyse
+
+    a = analyse(Dataset(data))
+    metrics = a.tables["sweep_metrics"].filter(pl.col("metric") == "seat 1 win share")
+    assert metrics["x"].to_list() == [0.0, 60.0] and metrics["value"].is_between(0, 1).all()
+    assert a.tables["fair_values"].equals(analyse(Dataset(data)).tables["fair_values"])  # same seed, same answer
+    fair = a.tables["fair_values"].filter(pl.col("target") == "seat 1 wins 1/2").row(0, named=True)
+    assert fair["games"] == 24 and fair["status"] in ("in range", "below the range", "above the range", "no trend")
+    summary = files.summary.read_text(encoding="utf-8")
+    assert "## Sweeps and fair values" in summary and "sweeps.png" in summary
+    assert "Seat 1 wins 1/2" in summary.split("## Findings", 1)[1].split("##", 1)[0]

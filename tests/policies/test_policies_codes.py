@@ -1,0 +1,101 @@
+"""The int fast path (a policy that `reads_codes` chooses by index, `act_code`) and the
+WhatIf's revenue memo (a typed table whose hits compare the full key)."""
+import numpy as np
+import pytest
+
+from menorca_sim.game import Game
+from menorca_sim.play import play_game, seat_policies
+from menorca_sim.run.limits import DecisionLimitExceeded, counted, decision_limit
+from menorca_sim.whatif import RevenueMemo
+from policies import PolicyFailure
+
+
+class DictsOnly:
+    """A policy as a user writes it: `act` only (no `reads_codes`)."""
+
+    def __init__(self, policy) -> None:
+        self.policy = policy
+        self.name, self.auction_strategy = policy.name, policy.auction_strategy
+
+    def act(self, game, legal):
+        return self.policy.act(game, legal)
+
+
+def test_the_int_path_plays_the_games_of_the_dict_path(ruleset):
+    """The play loop asks `act_code` of a policy that reads codes and `act` of one that
+    does not: the same players play the same games either way (heuristic styles with
+    their own and with other auction strategies)."""
+    specs = ["heuristic", "heuristic_aggressive+reserve_sniper", "heuristic_cautious+wait_for_drop"]
+    for seed in (11, 12):
+        by_code = play_game(ruleset, seed, seat_policies(specs, seed))
+        by_dict = play_game(ruleset, seed, [DictsOnly(p) for p in seat_policies(specs, seed)])
+        assert all(p.reads_codes for p in seat_policies(specs, seed))
+        assert by_code.fingerprint() == by_dict.fingerprint()
+        assert by_code.result() == by_dict.result()
+
+
+def test_act_is_the_dict_of_act_code(ruleset):
+    game = Game(ruleset, players=3, seed=5)
+    players = seat_policies(["heuristic"] * 3, 5)
+    twins = seat_policies(["heuristic"] * 3, 5)  # the same generators: the same draws
+    decisions = set()
+    while not game.is_over() and len(decisions) < 8:
+        seat = game.current_actor()
+        legal = game.legal_actions()
+        i = players[seat].act_code(game)
+        assert twins[seat].act(game, legal) is legal[i]
+        decisions.add(game.decision())
+        game.apply_code(i)
+    assert {"lay_tile", "stock_turn"} <= decisions
+
+
+class BadIndex:
+    name = auction_strategy = "bad"
+    reads_codes = True
+
+    def act(self, game, legal):
+        return legal[0]
+
+    def act_code(self, game):
+        return game.legal_count()  # one past the last
+
+
+def test_a_bad_index_fails_with_the_policy_named(ruleset, monkeypatch):
+    from policies import base
+    monkeypatch.setitem(base._REGISTRY, "bad_index", lambda args, seat, rng: BadIndex())
+    players = seat_policies(["bad_index", "heuristic"], 1)
+    with pytest.raises(PolicyFailure, match="'bad_index' .* illegal action index"):
+        play_game(ruleset, 1, players)
+
+
+def test_the_decision_limit_counts_decisions_by_int(ruleset):
+    with decision_limit(40):
+        players = counted(seat_policies(["heuristic"] * 3, 2))
+    assert all(p.reads_codes for p in players)
+    with pytest.raises(DecisionLimitExceeded, match="past 40 decisions"):
+        play_game(ruleset, 2, players)
+
+
+def test_the_revenue_memo_returns_only_the_revenue_of_the_key_asked():
+    """Thousands of keys (many sharing a slot's probe chain as the table grows): each
+    returns its own revenue, every key never put returns -1, and so does a fleet
+    without a code."""
+    memo = RevenueMemo()
+    rng = np.random.default_rng(0)
+    keys = {(int(n), int(f)) for n, f in zip(rng.integers(0, 50, 6000), rng.integers(0, 1 << 40, 6000))}
+    for n, f in keys:
+        memo.put(n, f, (n * 7 + f) % 1000)
+    assert all(memo.get(n, f) == (n * 7 + f) % 1000 for n, f in keys)
+    absent = [(n, f + 1) for n, f in keys if (n, f + 1) not in keys]
+    assert absent and all(memo.get(n, f) == -1 for n, f in absent)
+    memo.put(3, -1, 10)
+    assert memo.get(3, -1) == -1
+
+
+def test_a_fleet_code_names_the_fleet_in_any_order(ruleset):
+    whatif = Game(ruleset, players=3, seed=0).whatif
+    code = whatif._fleet_code
+    assert code(("xebec", "cart", "xebec")) == code(("cart", "xebec", "xebec")) == code(["xebec", "xebec", "cart"])
+    assert len({code(()), code(("xebec",)), code(("xebec", "xebec")), code(("polacca",)),
+                code(("xebec", "polacca")), code(("cart",))}) == 6
+    assert code(("cart",) * 200) == -1  # too many of a type for its bits: no code, never remembered
