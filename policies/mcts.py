@@ -10,10 +10,15 @@ The tree's nodes are those decisions, for every player; each node considers at m
 `width` actions: the heuristic's own choice first (so a search too small to learn
 anything plays like the heuristic), then others drawn from the player's generator. A
 playout walks down by UCB1 (each node maximises the value of the seat deciding there),
-adds one node, then plays on with the heuristic at temperature 0 for `depth` actions and
-scores the state: each player's share of the total wealth, or the win shares if the game
-ended. Cheap truncated rollouts scored by a value function, rather than rollouts to the
-end, keep a game within a few hundred heuristic games' cost.
+adds one node, then plays on with the heuristic at temperature 0 for `depth` actions,
+then until `ors` more operating rounds have ended, and scores the state: each player's
+share of the total wealth, or the win shares if the game ended. Cheap truncated rollouts
+scored by a value function, rather than rollouts to the end, keep a game within a few
+hundred heuristic games' cost. Ending them at the end of an operating round (by default
+the next one) rather than after a fixed number of actions matters: wealth is only
+comparable between states at the same point of the round cycle (a share bought in a
+stock round is worth its price, its dividends come in the next operating round), and a
+search cut at a fixed depth lost 18 games of 20 to the heuristic (docs/strong-players.md).
 
 The budget is `playouts` per decision, never seconds, so a game depends only on the seed
 and the parameters, not on the machine. Between its searched decisions the seat plays
@@ -34,14 +39,15 @@ SEARCHED = (*AUCTION_DECISIONS, "stock_turn", "buy_vehicles", "dividend")
 
 @dataclass(frozen=True)
 class MctsParams:
-    playouts: int = 48  # per searched decision
-    depth: int = 24  # heuristic actions played after the tree before the value function
+    playouts: int = 32  # per searched decision
+    depth: int = 0  # heuristic actions played after the tree...
+    ors: int = 1  # ...then on until this many more operating rounds have ended
     c: float = 0.3  # UCB1's exploration weight (values are shares in [0, 1])
     width: int = 6  # actions considered at a node
     base: str = "heuristic"  # the heuristic preset of the rollouts and the decisions not searched
 
     def __post_init__(self) -> None:
-        if self.playouts < 1 or self.depth < 0 or self.c < 0 or self.width < 1:
+        if self.playouts < 1 or self.depth < 0 or self.ors < 0 or self.c < 0 or self.width < 1:
             raise ValueError(f"parameters out of range: {self}")
         if self.base not in PRESETS:
             raise ValueError(f"base must be a heuristic preset ({', '.join(sorted(PRESETS))}), got {self.base!r}")
@@ -148,11 +154,14 @@ class Mcts:
         return None
 
     def _value(self, game, depth: int) -> np.ndarray:
-        """Each seat's value after `depth` more heuristic actions: its win share if the game
-        ended, else its share of the players' total wealth."""
+        """Each seat's value after `depth` more heuristic actions and the operating rounds
+        `ors` asks: its win share if the game ended, else its share of the players' total wealth."""
         for _ in range(depth):
             if game.is_over():
                 break
+            game.apply(self.rollout[game.current_actor()].act(game, game.legal_actions()))
+        until = game.ors_played() + self.params.ors
+        while not game.is_over() and game.ors_played() < until:
             game.apply(self.rollout[game.current_actor()].act(game, game.legal_actions()))
         result = game.result()
         if game.is_over():

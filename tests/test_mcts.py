@@ -29,9 +29,10 @@ def _play(specs: list[str], seed: int, stop: int = MAX_ACTIONS) -> Game:
     return game
 
 
-def test_the_same_seed_plays_the_same_mcts_game():
-    # seed 0: before its stock-round guard this player sold and bought back for ever here
-    specs = ["mcts(playouts=8, depth=8)", "heuristic"]
+@pytest.mark.parametrize("mcts", ["mcts(playouts=8, depth=8, ors=0)", "mcts(playouts=4)"])
+def test_the_same_seed_plays_the_same_mcts_game(mcts):
+    # seed 0: before its stock-round guard the first sold and bought back for ever here
+    specs = [mcts, "heuristic"]
     first, second = _play(specs, 0), _play(specs, 0)
     assert first.is_over()
     assert first.fingerprint() == second.fingerprint()
@@ -71,7 +72,7 @@ def test_a_large_search_finds_the_endgame_win_the_heuristic_misses():
     assert outcome == {"buy_vehicle": 1.0, "skip": 0.0}
     heuristic = make_policy("heuristic", 1, np.random.default_rng(0))
     assert heuristic.act(position.clone(), legal) == {"type": "skip"}
-    shallow = make_policy("mcts(playouts=50, depth=10)", 1, np.random.default_rng(0))
+    shallow = make_policy("mcts(playouts=50, depth=10, ors=0)", 1, np.random.default_rng(0))
     assert shallow.act(position.clone(), legal) == {"type": "skip"}  # its horizon ends before the game
-    deep = make_policy("mcts(playouts=200, depth=100)", 1, np.random.default_rng(0))
+    deep = make_policy("mcts(playouts=200, depth=100, ors=0)", 1, np.random.default_rng(0))
     assert deep.act(position.clone(), legal) == wagon
