@@ -7,7 +7,7 @@ STAMP  := $(VENV)/.installed
 COMPILED := $(wildcard menorca_sim/core/*.py menorca_sim/core/*.pxd) menorca_sim/game.py menorca_sim/game.pxd menorca_sim/whatif.py menorca_sim/whatif.pxd $(wildcard policies/*.py)
 BUILT  := .build-stamp
 
-.PHONY: test test-slow chromium viewer-check viewer-png report bench fuzz golden build clean
+.PHONY: test test-slow chromium viewer-check viewer-png report bench fuzz golden build clean tune ladder
 
 # The venv holds the package installed in editable mode with its test and dask extras
 # (without compiling: $(BUILT) compiles the core in place).
@@ -58,6 +58,16 @@ report: $(BUILT)
 bench: $(BUILT)
 	$(PY) benchmarks/run.py
 	$(PY) benchmarks/routes_bench.py
+
+# Tune the heuristic by self-play into the preset heuristic_tuned (policies/presets/),
+# resuming a stopped search; then the ladder of players with its report (reports/ladder/).
+# Both are long (docs/strong-players.md) and not part of CI.
+tune: $(BUILT)
+	$(VENV)/bin/menorca-sim tune experiments/tune_heuristic.toml --jobs 1
+
+ladder: $(BUILT)
+	$(VENV)/bin/menorca-sim run experiments/ladder.toml --out reports/ladder/data --jobs 2 --resume
+	$(VENV)/bin/menorca-sim report reports/ladder/data
 
 fuzz: $(BUILT)
 	$(VENV)/bin/menorca-sim fuzz
