@@ -58,6 +58,7 @@ report: $(BUILT)
 bench: $(BUILT)
 	$(PY) benchmarks/run.py
 	$(PY) benchmarks/routes_bench.py
+	$(PY) benchmarks/strong_players.py
 
 # Tune the heuristic by self-play into the preset heuristic_tuned (policies/presets/),
 # resuming a stopped search; then the ladder of players with its report (reports/ladder/).
