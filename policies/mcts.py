@@ -18,7 +18,13 @@ hundred heuristic games' cost. Ending them at the end of an operating round (by 
 the next one) rather than after a fixed number of actions matters: wealth is only
 comparable between states at the same point of the round cycle (a share bought in a
 stock round is worth its price, its dividends come in the next operating round), and a
-search cut at a fixed depth lost 18 games of 20 to the heuristic (docs/strong-players.md).
+search cut at a fixed depth lost nearly every game to the heuristic (docs/strong-players.md).
+
+It plays the most visited action only if its mean value beats the heuristic's choice
+by at least `margin` (in wealth share); otherwise the heuristic's choice stands. Its
+value function sees one operating round ahead, and without this guard the search
+overrode sound heuristic moves with myopic ones and lost to the heuristic it was built
+on (docs/strong-players.md). By default it searches on top of the tuned heuristic.
 
 The budget is `playouts` per decision, never seconds, so a game depends only on the seed
 and the parameters, not on the machine. Between its searched decisions the seat plays
@@ -39,12 +45,13 @@ SEARCHED = (*AUCTION_DECISIONS, "stock_turn", "buy_vehicles", "dividend")
 
 @dataclass(frozen=True)
 class MctsParams:
-    playouts: int = 32  # per searched decision
+    playouts: int = 16  # per searched decision
     depth: int = 0  # heuristic actions played after the tree...
     ors: int = 1  # ...then on until this many more operating rounds have ended
     c: float = 0.3  # UCB1's exploration weight (values are shares in [0, 1])
     width: int = 6  # actions considered at a node
-    base: str = "heuristic"  # the heuristic preset of the rollouts and the decisions not searched
+    margin: float = 0.05  # the heuristic's choice stands unless the search's beats it by this much
+    base: str = "heuristic_tuned"  # the heuristic preset of the rollouts and the decisions not searched
 
     def __post_init__(self) -> None:
         if self.playouts < 1 or self.depth < 0 or self.ors < 0 or self.c < 0 or self.width < 1:
@@ -95,10 +102,17 @@ class Mcts:
         if len(root.actions) > 1:
             for _ in range(self.params.playouts):
                 self._playout(game.clone(), root)
-        action = legal[root.actions[int(np.argmax(root.visits))]]
+        action = legal[root.actions[self._choice(root)]]
         if action["type"] == "sell_cert":
             self.sold[1].add(action["company"])
         return action
+
+    def _choice(self, root: Node) -> int:
+        """The most visited action, unless its mean value beats the heuristic's (position 0)
+        by less than `margin`: then the heuristic's."""
+        best = int(np.argmax(root.visits))
+        means = root.value / np.maximum(root.visits, 1)
+        return best if means[best] - means[0] >= self.params.margin else 0
 
     def _banned(self, game) -> set[int]:
         """Buying back a company it sold in this stock round: the rules allow it, and a

@@ -72,7 +72,7 @@ def test_a_large_search_finds_the_endgame_win_the_heuristic_misses():
     assert outcome == {"buy_vehicle": 1.0, "skip": 0.0}
     heuristic = make_policy("heuristic", 1, np.random.default_rng(0))
     assert heuristic.act(position.clone(), legal) == {"type": "skip"}
-    shallow = make_policy("mcts(playouts=50, depth=10, ors=0)", 1, np.random.default_rng(0))
+    shallow = make_policy("mcts(playouts=50, depth=10, ors=0, base=heuristic)", 1, np.random.default_rng(0))
     assert shallow.act(position.clone(), legal) == {"type": "skip"}  # its horizon ends before the game
-    deep = make_policy("mcts(playouts=200, depth=100, ors=0)", 1, np.random.default_rng(0))
+    deep = make_policy("mcts(playouts=200, depth=100, ors=0, base=heuristic)", 1, np.random.default_rng(0))
     assert deep.act(position.clone(), legal) == wagon
