@@ -7,7 +7,7 @@ STAMP  := $(VENV)/.installed
 COMPILED := $(shell $(PYTHON) menorca_sim/compiled.py)
 BUILT  := .build-stamp
 
-.PHONY: test test-slow check-build chromium viewer-check viewer-png report bench fuzz golden build clean
+.PHONY: test test-slow check-build chromium viewer-check viewer-png report bench fuzz golden build clean tune ladder
 
 # The venv holds the package installed in editable mode with its test and dask extras
 # (without compiling: $(BUILT) compiles the core in place, so it is compiled once).
@@ -62,6 +62,17 @@ report: $(BUILT)
 bench: $(BUILT)
 	$(PY) benchmarks/run.py
 	$(PY) benchmarks/routes_bench.py
+	$(PY) benchmarks/strong_players.py
+
+# Tune the heuristic by self-play into the preset heuristic_tuned (policies/presets/),
+# resuming a stopped search; then the ladder of players with its report (reports/ladder/).
+# Both are long (docs/strong-players.md) and not part of CI.
+tune: $(BUILT)
+	$(VENV)/bin/menorca-sim tune experiments/tune_heuristic.toml --jobs 1
+
+ladder: $(BUILT)
+	$(VENV)/bin/menorca-sim run experiments/ladder.toml --out reports/ladder/data --jobs 2 --resume
+	$(VENV)/bin/menorca-sim report reports/ladder/data
 
 fuzz: $(BUILT)
 	$(VENV)/bin/menorca-sim fuzz

@@ -20,30 +20,7 @@ import numpy as np  # noqa: E402
 
 from menorca_sim.play import play_game, seat_policies  # noqa: E402
 from menorca_sim.rules import load_ruleset  # noqa: E402
-
-
-class Timed:
-    """A policy whose decisions are timed, by the path the play loop takes (`act_code`
-    for a policy that reads codes, `act` for others)."""
-
-    def __init__(self, policy) -> None:
-        self.policy = policy
-        self.name = policy.name
-        self.auction_strategy = policy.auction_strategy
-        self.reads_codes = getattr(policy, "reads_codes", False) is True
-        self.seconds = 0.0
-
-    def act(self, game, legal: list[dict]) -> dict:
-        return self._timed(self.policy.act, game, legal)
-
-    def act_code(self, game) -> int:
-        return self._timed(self.policy.act_code, game)
-
-    def _timed(self, decide, *args):
-        start = time.perf_counter()
-        answer = decide(*args)
-        self.seconds += time.perf_counter() - start
-        return answer
+from timed import Timed  # noqa: E402  (benchmarks/, the script's folder)
 
 
 def play_table(ruleset, spec: str, players: int, minors: list[str], games: int,
