@@ -2,14 +2,13 @@
 and the tuning file names only parameters the heuristic has."""
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
+from helpers import ROOT
 
 from menorca_sim.run.experiment import check_policy_spec, load_experiment
 from menorca_sim.tuning.space import load_tune_spec
 
-EXPERIMENTS = Path(__file__).resolve().parent.parent / "experiments"
+EXPERIMENTS = ROOT / "experiments"
 
 
 @pytest.mark.parametrize("name", ["ladder", "tuned_vs_heuristic"])
