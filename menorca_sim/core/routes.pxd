@@ -49,6 +49,7 @@ cdef class _Search:
     cdef int[::1] trail  # the vertices of the current walk (depth of them)
     cdef int words  # 64-bit words of a set of units
     cdef int maxk  # units a route may cross (the range less one)
+    cdef int free_from  # vertices below it have no arc crossing no unit in the graph searched (prepare)
     cdef int depth  # vertices on the trail
     cdef int cur  # revenue of the current walk's stops
     cdef int own  # the current walk holds an OWN vertex

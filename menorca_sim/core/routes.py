@@ -196,6 +196,9 @@ class _Search:
         self._use_graph(graph)
         self.undirected = undirected
         self.maxk = maxrange - 1
+        # every arc of the lanes, and of a road graph's nodes, crosses a unit: only a
+        # road stub's arcs into its hex's node cross none (track.py)
+        self.free_from = len(self.value) if symmetric else self.stub_base
         if self.maxk > len(self.ustack):
             self.ustack = array("i", [0]) * self.maxk
             self.trail = array("i", [0]) * (2 * maxrange + 2)  # a stub and a node per unit
@@ -357,7 +360,9 @@ class _Search:
             if fl & REVENUE and self.own > 0:
                 if not self.undirected or w > self.origin or (w == self.origin and self.ustack[0] < self.ustack[k2 - 1]):
                     self._record(k2)
-            if fl & PASS and (self.own > 0 or k2 + self.dist[w] <= self.maxk):
+            # past the range, a walk goes on only along arcs crossing no unit
+            if fl & PASS and (self.own > 0 or k2 + self.dist[w] <= self.maxk) \
+                    and (k2 < self.maxk or w >= self.free_from):
                 self._walk(w, k2)
             self.depth -= 1
             if fl & OWN:
