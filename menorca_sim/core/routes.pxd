@@ -49,6 +49,7 @@ cdef class _Search:
     cdef int[::1] trail  # the vertices of the current walk (depth of them)
     cdef int words  # 64-bit words of a set of units
     cdef int maxk  # units a route may cross (the range less one)
+    cdef int free_from  # vertices below it have no arc crossing no unit in the graph searched (prepare)
     cdef int depth  # vertices on the trail
     cdef int cur  # revenue of the current walk's stops
     cdef int own  # the current walk holds an OWN vertex
@@ -69,6 +70,8 @@ cdef class _Search:
     cdef int[::1] bound  # [k] most the vehicles k.. can add (the assignment's bound)
     cdef int[::1] choice  # [k] route of vehicle k in the assignment tried
     cdef int[::1] best_choice  # [k] route of vehicle k in the best assignment
+    cdef int[::1] at  # [k] the place in `order` of vehicle k's next candidate (_branch)
+    cdef int[::1] gained  # [k] revenue of the routes of vehicles 0..k-1 picked (_branch)
     cdef int[::1] count  # counting-sort buffer, grown as revenues need
     cdef int nv  # vehicles assigned
     cdef int best  # revenue of the best assignment
@@ -109,7 +112,7 @@ cdef class _Search:
     cdef int _record(self, int k) except? -1
     cpdef list assign(self, list ranges)
     cdef void _sort_by_revenue(self)
-    cdef int _branch(self, int k, int first, int cur) except? -1
+    cdef void _branch(self)
     cdef void add_at_ends(self, int v, int amount)
     cpdef list trail_of(self, int r)
     cpdef int revenue_of(self, int r)
@@ -118,6 +121,7 @@ cdef int _printed_value(_Search search, int[::1] tile, int n)
 cdef void fill_vertex_values(_Search search, int[::1] tile, RevenueContext ctx)
 cdef list _flags(_Search search, object board, int c, bint ship, bint is_major)
 cdef list _kind_groups(object vehicles)
+cdef dict _GROUPS  # typed: looked up for every fleet searched
 cdef void _enumerate(_Search search, object board, bint is_major, bint ship, list starts, int maxrange)
 cdef list _enumerate_and_assign(_Search search, object board, bint is_major, bint ship, list starts, list ranges)
 cdef int _assigned_revenue(_Search search, list ranges)

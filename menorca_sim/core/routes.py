@@ -177,6 +177,8 @@ class _Search:
     def _size_fleet(self, nv: int) -> None:
         self.vrange = array("i", [0]) * nv
         self.bound = array("i", [0]) * (nv + 1)
+        self.at = array("i", [0]) * (nv + 1)
+        self.gained = array("i", [0]) * (nv + 1)
         self.choice = array("i", [0]) * nv
         self.best_choice = array("i", [0]) * nv
 
@@ -194,6 +196,9 @@ class _Search:
         self._use_graph(graph)
         self.undirected = undirected
         self.maxk = maxrange - 1
+        # every arc of the lanes, and of a road graph's nodes, crosses a unit: only a
+        # road stub's arcs into its hex's node cross none (track.py)
+        self.free_from = len(self.value) if symmetric else self.stub_base
         if self.maxk > len(self.ustack):
             self.ustack = array("i", [0]) * self.maxk
             self.trail = array("i", [0]) * (2 * maxrange + 2)  # a stub and a node per unit
@@ -355,7 +360,9 @@ class _Search:
             if fl & REVENUE and self.own > 0:
                 if not self.undirected or w > self.origin or (w == self.origin and self.ustack[0] < self.ustack[k2 - 1]):
                     self._record(k2)
-            if fl & PASS and (self.own > 0 or k2 + self.dist[w] <= self.maxk):
+            # past the range, a walk goes on only along arcs crossing no unit
+            if fl & PASS and (self.own > 0 or k2 + self.dist[w] <= self.maxk) \
+                    and (k2 < self.maxk or w >= self.free_from):
                 self._walk(w, k2)
             self.depth -= 1
             if fl & OWN:
@@ -404,18 +411,25 @@ class _Search:
             self.vrange[k] = ranges[k]
             self.choice[k] = -1
             self.best_choice[k] = -1
+        # bound[k]: vehicles of one range take routes at rising places in `order` (see
+        # _branch), so the t last of a run of them earn at most the t best routes in range
         self.bound[nv] = 0
+        run_end: cython.int = nv
+        top = 0
+        i = 0
         for k in range(nv - 1, -1, -1):
-            top = 0
-            for i in range(self.n):
-                if self.r_len[self.order[i]] <= self.vrange[k]:
-                    top = self.r_rev[self.order[i]]
-                    break
-            self.bound[k] = self.bound[k + 1] + top
+            if k == nv - 1 or self.vrange[k] != self.vrange[k + 1]:
+                run_end, top, i = k + 1, 0, 0
+            while i < self.n and self.r_len[self.order[i]] > self.vrange[k]:
+                i += 1
+            if i < self.n:
+                top += self.r_rev[self.order[i]]
+                i += 1
+            self.bound[k] = self.bound[run_end] + top
         self.best = 0
         for j in range(self.words):
             self.used[j] = 0
-        self._branch(0, 0, 0)
+        self._branch()
         return [self.best_choice[k] for k in range(nv)]
 
     @cython.cfunc
@@ -441,47 +455,83 @@ class _Search:
             count[top - self.r_rev[i]] += 1
 
     @cython.cfunc
-    @cython.exceptval(-1)  # as _walk's
     @cython.initializedcheck(False)
-    def _branch(self, k: cython.int, first: cython.int, cur: cython.int) -> cython.int:
-        """Vehicle k picks a route (or none); `first`: where an identical vehicle k-1's
-        candidates stopped, so that identical vehicles never swap routes. Where vehicle k
-        runs none, so do the vehicles after it: a route of theirs would earn as much on
-        vehicle k (whose range is at least theirs), in an assignment searched before
-        (and of equal assignments the first found is kept)."""
+    def _branch(self) -> cython.void:
+        """The best assignment, depth first: vehicle k picks a route (or none), from the
+        place in `order` where an identical vehicle k-1's candidates stopped, so that
+        identical vehicles never swap routes. Where vehicle k runs none, so do the
+        vehicles after it: a route of theirs would earn as much on vehicle k (whose range
+        is at least theirs), in an assignment searched before (and of equal assignments
+        the first found is kept). A loop over a stack (`at`, `gained`), not recursion:
+        the candidates' arrays are taken as locals once per assignment (read through
+        `self`, each store into `used` would make the C compiler read them all again)."""
+        nv: cython.int = self.nv
+        n: cython.int = self.n
+        words: cython.int = self.words
+        best: cython.int = self.best
+        order: cython.int[::1] = self.order
+        rev: cython.int[::1] = self.r_rev
+        length: cython.int[::1] = self.r_len
+        mask: cython.ulonglong[::1] = self.r_mask
+        used: cython.ulonglong[::1] = self.used
+        k: cython.int = 0
         i: cython.int
         j: cython.int
         r: cython.int
-        lo: cython.int
+        cur: cython.int
+        reach: cython.int
+        after: cython.int
         clash: cython.bint
-        if k < self.nv and cur + self.bound[k] > self.best:
-            lo = first if k > 0 and self.vrange[k - 1] == self.vrange[k] else 0
-            for i in range(lo, self.n):
-                r = self.order[i]
-                if cur + self.r_rev[r] + self.bound[k + 1] <= self.best:
-                    break  # candidates come by falling revenue: none further can do better
-                if self.r_len[r] > self.vrange[k]:
+        entering: cython.bint = True
+        self.gained[0] = 0
+        while True:
+            cur = self.gained[k]
+            if entering:  # vehicle k's first candidate: none if no pick of it can do better
+                if k < nv and cur + self.bound[k] > best:
+                    self.at[k] = self.at[k - 1] if k > 0 and self.vrange[k - 1] == self.vrange[k] else 0
+                else:
+                    self.at[k] = n
+                entering = False
+            if self.at[k] < n:
+                reach = self.vrange[k]
+                after = self.bound[k + 1]
+                for i in range(self.at[k], n):
+                    r = order[i]
+                    if cur + rev[r] + after <= best:
+                        break  # candidates come by falling revenue: none further can do better
+                    if length[r] > reach:
+                        continue
+                    clash = False
+                    for j in range(words):
+                        if used[j] & mask[r * words + j]:
+                            clash = True
+                            break
+                    if clash:
+                        continue
+                    entering = True
+                    break
+                if entering:  # vehicle k runs route r; on to vehicle k + 1
+                    for j in range(words):
+                        used[j] |= mask[r * words + j]
+                    self.choice[k] = r
+                    self.at[k] = i + 1
+                    self.gained[k + 1] = cur + rev[r]
+                    k += 1
                     continue
-                clash = False
-                for j in range(self.words):
-                    if self.used[j] & self.r_mask[r * self.words + j]:
-                        clash = True
-                        break
-                if clash:
-                    continue
-                for j in range(self.words):
-                    self.used[j] |= self.r_mask[r * self.words + j]
-                self.choice[k] = r
-                self._branch(k + 1, i + 1, cur + self.r_rev[r])
-                for j in range(self.words):
-                    self.used[j] ^= self.r_mask[r * self.words + j]
-        if cur > self.best:  # the routes picked, vehicle k and those after it running none
-            self.best = cur
-            for j in range(k):
-                self.best_choice[j] = self.choice[j]
-            for j in range(k, self.nv):
-                self.best_choice[j] = -1
-        return 0
+                self.at[k] = n
+            if cur > best:  # the routes picked, vehicle k and those after it running none
+                best = cur
+                for j in range(k):
+                    self.best_choice[j] = self.choice[j]
+                for j in range(k, nv):
+                    self.best_choice[j] = -1
+            if k == 0:
+                break
+            k -= 1  # back to vehicle k's next candidate
+            r = self.choice[k]
+            for j in range(words):
+                used[j] ^= mask[r * words + j]
+        self.best = best
 
     @cython.cfunc
     def add_at_ends(self, v: cython.int, amount: cython.int) -> cython.void:

@@ -181,3 +181,14 @@ def test_replace_company_and_clone(tables):
     assert copy.stations("Ramaders") == [] and board.stations("Ramaders") == [("Es Mercadal", "manufactory")]
     copy.lay_tile("F9", "T1", 0)
     assert board.tile_at("F9") is None and copy.tile_at("F9") == ("T1", 0)
+
+
+def test_only_a_stubs_arcs_into_its_node_cross_no_unit(tables):
+    """What the route walk relies on to stop past a vehicle's range (routes' `free_from`):
+    a node's arcs lead to an edge, each edge with a neighbour has its track unit, and
+    every lane crosses one."""
+    arcs = tables.local_arcs
+    assert not any(arcs[i] == NODE and arcs[i + 1] == NODE for i in range(0, len(arcs), 2))
+    assert all(tables.side_unit[s] >= 0 for s in range(len(tables.neighbour)) if tables.neighbour[s] >= 0)
+    degree, _target, unit, stride = tables.lanes_graph
+    assert all(unit[v * stride + i] >= 0 for v in range(len(degree)) for i in range(degree[v]))
