@@ -40,6 +40,8 @@ cdef class Game:
     cpdef int _director(self, int c)
 
 cdef object _player_field(Game g, int p, int field)
+@cython.locals(names=tuple, k=int)
+cdef dict _company_record(Game g, int c, tuple asked)
 @cython.locals(ids=list, v=int)
 cdef object _company_field(Game g, int c, int field)
 cdef list _lays(object actions)

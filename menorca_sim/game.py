@@ -415,7 +415,7 @@ class Game:
         few of them at every decision."""
         eng = self._eng
         asked = _fields(COMPANY_FIELDS, fields, _COMPANY_ASKED)
-        return {company: {COMPANY_FIELDS[k]: _company_field(self, c, k) for k in asked}
+        return {company: _company_record(self, c, asked)
                 for c, company in enumerate(eng.t.company_ids) if eng.started[c] and not eng.closed[c]}
 
     def company_state(self, company: str, fields: Sequence[str] | None = None) -> dict:
@@ -424,7 +424,7 @@ class Game:
         c = eng.t.company_index[company]
         if not eng.started[c] or eng.closed[c]:
             raise KeyError(f"{company} is not started, or closed")
-        return {COMPANY_FIELDS[k]: _company_field(self, c, k) for k in _fields(COMPANY_FIELDS, fields, _COMPANY_ASKED)}
+        return _company_record(self, c, _fields(COMPANY_FIELDS, fields, _COMPANY_ASKED))
 
     def _stations(self, c: int) -> list[str]:
         return [node for node, _ in self._eng.board.stations(self._eng.t.company_ids[c])]
@@ -502,6 +502,12 @@ def _player_field(g: Game, p: int, field: int):
     if field == 2:  # certs
         return eng.cert_count(p)
     return g._legacies(eng.leg_player, p)
+
+
+def _company_record(g: Game, c: int, asked: tuple) -> dict:
+    """Company c's record of the fields `asked` (their indices in COMPANY_FIELDS)."""
+    names = COMPANY_FIELDS
+    return {names[k]: _company_field(g, c, k) for k in asked}
 
 
 def _company_field(g: Game, c: int, field: int):
