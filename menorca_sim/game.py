@@ -228,7 +228,9 @@ class Game:
         deterministic player replays the same game from the same setup, so a study counts
         its distinct games by this, not by its rows."""
         eng = self._eng
-        text = repr((eng.n, list(eng.minors_in_play), list(eng.leg_in_play), list(eng.events), self._history))
+        setup = repr((eng.n, list(eng.minors_in_play), list(eng.leg_in_play), list(eng.events)))
+        # repr of the setup's tuple with the history's list appended, each move's text remembered
+        text = f"{setup[:-1]}, [{', '.join([_move_text(move) for move in self._history])}])"
         return hashlib.blake2b(text.encode(), digest_size=8).hexdigest()
 
     def observation(self) -> dict:
@@ -539,6 +541,22 @@ def _company_field(g: Game, c: int, field: int):
     if field == 11:  # goods_markers
         return {eng.t.offboards[o]: k for o, k in enumerate(eng.goods[c]) if k}
     return g._legacies(eng.leg_company, c)
+
+
+def _move_text(move: tuple) -> str:
+    """repr(move), remembered across games: their moves repeat (the same purchases, bids,
+    passes), and a fingerprint writes every move of a game. A move holds ints and strs
+    only (no bool, whose repr differs from its equal int's)."""
+    text = _MOVE_TEXTS.get(move)
+    if text is None:
+        if len(_MOVE_TEXTS) >= _MOVE_TEXTS_MAX:
+            _MOVE_TEXTS.clear()
+        text = _MOVE_TEXTS[move] = repr(move)
+    return text
+
+
+_MOVE_TEXTS: dict[tuple, str] = {}  # move -> repr(move)
+_MOVE_TEXTS_MAX = 1 << 16
 
 
 def _lays(actions) -> list[tuple]:
