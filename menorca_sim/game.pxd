@@ -39,8 +39,13 @@ cdef class Game:
     cpdef void _apply_move(self, int i, object action) except *
     cpdef int _director(self, int c)
 
-cdef object _player_field(Game g, int p, str field)
-cdef object _company_field(Game g, int c, str field)
+cdef object _player_field(Game g, int p, int field)
+@cython.locals(names=tuple, k=int)
+cdef dict _company_record(Game g, int c, tuple asked)
+@cython.locals(ids=list, v=int)
+cdef object _company_field(Game g, int c, int field)
+cdef str _move_text(tuple move)
 cdef list _lays(object actions)
 cdef list _args(object actions, str kind, str key)
 cdef object _only(object actions, str kind)
+cdef tuple _fields(tuple known, object fields, dict asked)

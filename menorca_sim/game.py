@@ -82,7 +82,7 @@ class Game:
             if self._decision_now == "dividend":
                 # the engine has just searched the operating company's routes in this
                 # state: its plan's revenue answers `route_revenue` for the fleet it ran
-                fleet = tuple(_company_field(self, company, "vehicles"))
+                fleet = tuple(_company_field(self, company, VEHICLES))
                 self._whatif.remember_plan(eng.t.company_ids[company], fleet, eng.or_plan.revenue)
         return self._actor_now
 
@@ -228,7 +228,9 @@ class Game:
         deterministic player replays the same game from the same setup, so a study counts
         its distinct games by this, not by its rows."""
         eng = self._eng
-        text = repr((eng.n, list(eng.minors_in_play), list(eng.leg_in_play), list(eng.events), self._history))
+        setup = repr((eng.n, list(eng.minors_in_play), list(eng.leg_in_play), list(eng.events)))
+        # repr of the setup's tuple with the history's list appended, each move's text remembered
+        text = f"{setup[:-1]}, [{', '.join([_move_text(move) for move in self._history])}])"
         return hashlib.blake2b(text.encode(), digest_size=8).hexdigest()
 
     def observation(self) -> dict:
@@ -407,15 +409,15 @@ class Game:
     def player_state(self, seat: int, fields: Sequence[str] | None = None) -> dict:
         """`state()["players"][seat]`, without building the rest of the state; `fields`:
         only these keys (all by default)."""
-        return {name: _player_field(self, seat, name) for name in _fields(PLAYER_FIELDS, fields)}
+        return {PLAYER_FIELDS[k]: _player_field(self, seat, k) for k in _fields(PLAYER_FIELDS, fields, _PLAYER_ASKED)}
 
     def company_states(self, fields: Sequence[str] | None = None) -> dict:
         """`state()["companies"]`: the records of the companies started and not closed;
         `fields`: only these keys of each (all by default), for a player that reads a
         few of them at every decision."""
         eng = self._eng
-        names = _fields(COMPANY_FIELDS, fields)
-        return {company: {name: _company_field(self, c, name) for name in names}
+        asked = _fields(COMPANY_FIELDS, fields, _COMPANY_ASKED)
+        return {company: _company_record(self, c, asked)
                 for c, company in enumerate(eng.t.company_ids) if eng.started[c] and not eng.closed[c]}
 
     def company_state(self, company: str, fields: Sequence[str] | None = None) -> dict:
@@ -424,7 +426,7 @@ class Game:
         c = eng.t.company_index[company]
         if not eng.started[c] or eng.closed[c]:
             raise KeyError(f"{company} is not started, or closed")
-        return {name: _company_field(self, c, name) for name in _fields(COMPANY_FIELDS, fields)}
+        return _company_record(self, c, _fields(COMPANY_FIELDS, fields, _COMPANY_ASKED))
 
     def _stations(self, c: int) -> list[str]:
         return [node for node, _ in self._eng.board.stations(self._eng.t.company_ids[c])]
@@ -483,55 +485,78 @@ class Game:
                 "auctions": auctions}
 
 
-# The records' fields, in their order (`_player_field` and `_company_field` read them).
+# The records' fields, in their order: `_player_field` and `_company_field` read them
+# by their index here (a C switch compiled, not a string comparison per field).
 PLAYER_FIELDS = ("cash", "shares", "certs", "legacies")
 COMPANY_FIELDS = ("cash", "price", "cell", "treasury", "pool", "par", "director", "floated", "vehicles",
                   "stations", "market_markers", "goods_markers", "legacies")
+VEHICLES = COMPANY_FIELDS.index("vehicles")
 
 
-def _player_field(g: Game, p: int, field: str):
-    """Field `field` (one of PLAYER_FIELDS) of seat p's record: a compiled branch per
-    field, not a call per field (a player reads records at every decision)."""
+def _player_field(g: Game, p: int, field: int):
+    """Field PLAYER_FIELDS[field] of seat p's record: a compiled branch per field, not a
+    call per field (a player reads records at every decision)."""
     eng = g._eng
-    if field == "cash":
+    if field == 0:  # cash
         return eng.p_cash[p]
-    if field == "certs":
-        return eng.cert_count(p)
-    if field == "shares":
+    if field == 1:  # shares
         return g._shares(p)
+    if field == 2:  # certs
+        return eng.cert_count(p)
     return g._legacies(eng.leg_player, p)
 
 
-def _company_field(g: Game, c: int, field: str):
-    """Field `field` (one of COMPANY_FIELDS) of company c's record (see `_player_field`);
-    the fields the scripted players read come first."""
+def _company_record(g: Game, c: int, asked: tuple) -> dict:
+    """Company c's record of the fields `asked` (their indices in COMPANY_FIELDS)."""
+    names = COMPANY_FIELDS
+    return {names[k]: _company_field(g, c, k) for k in asked}
+
+
+def _company_field(g: Game, c: int, field: int):
+    """Field COMPANY_FIELDS[field] of company c's record (see `_player_field`)."""
     eng = g._eng
-    if field == "cash":
+    if field == 0:  # cash
         return eng.co_cash[c]
-    if field == "price":
+    if field == 1:  # price
         return eng.price(c)
-    if field == "par":
+    if field == 2:  # cell
+        return [eng.co_row[c], eng.co_col[c]]
+    if field == 3:  # treasury
+        return eng.percent(c, TREASURY)
+    if field == 4:  # pool
+        return eng.percent(c, POOL)
+    if field == 5:  # par
         return eng.co_par[c]
-    if field == "director":
+    if field == 6:  # director
         return g._director(c)
-    if field == "vehicles":
+    if field == 7:  # floated
+        return bool(eng.operated[c])
+    if field == 8:  # vehicles
         ids = eng.t.vehicle_ids
         return [ids[v] for v in eng.co_vehicles[c]]
-    if field == "cell":
-        return [eng.co_row[c], eng.co_col[c]]
-    if field == "treasury":
-        return eng.percent(c, TREASURY)
-    if field == "pool":
-        return eng.percent(c, POOL)
-    if field == "floated":
-        return bool(eng.operated[c])
-    if field == "stations":
+    if field == 9:  # stations
         return g._stations(c)
-    if field == "market_markers":
+    if field == 10:  # market_markers
         return {eng.t.offboards[o]: k for o, k in enumerate(eng.mmarkers[c]) if k}
-    if field == "goods_markers":
+    if field == 11:  # goods_markers
         return {eng.t.offboards[o]: k for o, k in enumerate(eng.goods[c]) if k}
     return g._legacies(eng.leg_company, c)
+
+
+def _move_text(move: tuple) -> str:
+    """repr(move), remembered across games: their moves repeat (the same purchases, bids,
+    passes), and a fingerprint writes every move of a game. A move holds ints and strs
+    only (no bool, whose repr differs from its equal int's)."""
+    text = _MOVE_TEXTS.get(move)
+    if text is None:
+        if len(_MOVE_TEXTS) >= _MOVE_TEXTS_MAX:
+            _MOVE_TEXTS.clear()
+        text = _MOVE_TEXTS[move] = repr(move)
+    return text
+
+
+_MOVE_TEXTS: dict[tuple, str] = {}  # move -> repr(move)
+_MOVE_TEXTS_MAX = 1 << 16
 
 
 def _lays(actions) -> list[tuple]:
@@ -556,18 +581,20 @@ def _only(actions, kind: str):
 _WHAT = {"lay_tile": "a tile lay", "place_station": "a station placement", "place_market_marker": "a market marker"}
 
 
-def _fields(known: tuple[str, ...], fields: Sequence[str] | None) -> tuple[str, ...]:
-    """The fields asked (all `known` by default), each checked to be one of `known`."""
+def _fields(known: tuple[str, ...], fields: Sequence[str] | None, asked: dict) -> tuple[int, ...]:
+    """The indices in `known` of the fields asked (all by default), each checked to be
+    one of `known`; `asked` remembers the answer per tuple of fields."""
     if fields is None:
-        return known
-    names = _CHECKED.get(fields) if type(fields) is tuple else None
-    if names is None:
+        fields = known
+    indices = asked.get(fields) if type(fields) is tuple else None
+    if indices is None:
         names = tuple(fields)
         unknown = [f for f in names if f not in known]
         if unknown:
             raise ValueError(f"unknown record field(s) {', '.join(map(repr, unknown))}; known: {', '.join(known)}")
-        _CHECKED[names] = names
-    return names
+        indices = asked[names] = tuple([known.index(f) for f in names])
+    return indices
 
 
-_CHECKED: dict[tuple, tuple] = {}  # fields asked -> the same, once checked
+_PLAYER_ASKED: dict[tuple, tuple] = {}  # player fields asked -> their indices in PLAYER_FIELDS
+_COMPANY_ASKED: dict[tuple, tuple] = {}  # company fields asked -> their indices in COMPANY_FIELDS
