@@ -41,7 +41,7 @@ def module_name(source: str) -> str:
 
 def build_inputs() -> list[str]:
     """The files a build reads: the compiled sources, every .pxd beside them, this list."""
-    pxds = sorted(p.relative_to(ROOT).as_posix() for folder in ("menorca_sim", CORE_DIR)
+    pxds = sorted(p.relative_to(ROOT).as_posix() for folder in ("menorca_sim", CORE_DIR, "policies")
                   for p in (ROOT / folder).glob("*.pxd"))
     return sources() + pxds + ["menorca_sim/compiled.py"]
 
