@@ -125,5 +125,12 @@ def _factory(preset: str):
     return factory
 
 
+def add_preset(name: str, params: HeuristicParams) -> None:
+    """A preset more (e.g. one `menorca-sim tune` wrote: policies/tuned.py), registered as
+    a policy that takes overrides like the built-in ones."""
+    PRESETS[name] = params
+    register(name, _factory(name))
+
+
 for _name in PRESETS:
     register(_name, _factory(_name))

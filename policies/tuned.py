@@ -6,8 +6,7 @@ from __future__ import annotations
 import tomllib
 from pathlib import Path
 
-from policies.base import register
-from policies.heuristic import PRESETS, HeuristicParams, _factory
+from policies.heuristic import PRESETS, HeuristicParams, add_preset
 from policies.spec import bind
 
 PRESET_DIR = Path(__file__).parent / "presets"
@@ -19,9 +18,8 @@ def load_presets(folder: Path = PRESET_DIR) -> list[str]:
     for path in sorted(folder.glob("*.toml")):
         data = tomllib.loads(path.read_text(encoding="utf-8"))
         where = f"preset file {path.name}"
-        PRESETS[path.stem] = bind(HeuristicParams, data.get("params", {}), where,
-                                  base=PRESETS[data.get("base", "heuristic")])
-        register(path.stem, _factory(path.stem))
+        add_preset(path.stem, bind(HeuristicParams, data.get("params", {}), where,
+                                   base=PRESETS[data.get("base", "heuristic")]))
         names.append(path.stem)
     return names
 
