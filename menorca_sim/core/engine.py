@@ -216,7 +216,7 @@ class Engine:
     # --- copying -----------------------------------------------------------------------
     def clone(self) -> Engine:
         """An independent copy: the int buffer copied whole, the other fields one by one
-        (tests/test_core_engine.py checks that a copy equals its original in every field
+        (tests/core/test_core_engine.py checks that a copy equals its original in every field
         engine.pxd declares)."""
         new: Engine = Engine.__new__(Engine)
         new.t, new.rs, new.n, new._width = self.t, self.rs, self.n, self._width
