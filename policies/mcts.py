@@ -98,7 +98,7 @@ class Mcts:
         if not self.rollout:
             greedy = replace(PRESETS[self.params.base], temperature=0.0)
             self.rollout = [Heuristic(self.params.base, greedy, s, self.rng) for s in range(game.players)]
-        root = self._node(game, legal, self._banned(game))
+        root = self._node(game, legal, self._banned(game, legal))
         if len(root.actions) > 1:
             for _ in range(self.params.playouts):
                 self._playout(game.clone(), root)
@@ -114,14 +114,14 @@ class Mcts:
         means = root.value / np.maximum(root.visits, 1)
         return best if means[best] - means[0] >= self.params.margin else 0
 
-    def _banned(self, game) -> set[int]:
+    def _banned(self, game, legal: list[dict]) -> set[int]:
         """Buying back a company it sold in this stock round: the rules allow it, and a
         search that sees no difference between a sale and its buy-back at its horizon
         could trade in a circle for ever with the heuristic's own buys, so it is banned
         (the heuristic's choice included), as most 18xx rules ban it."""
         if self.sold[0] != game.ors_played():
             self.sold = (game.ors_played(), set())
-        return {i for i, a in enumerate(game.legal_actions())
+        return {i for i, a in enumerate(legal)
                 if a["type"] == "buy_cert" and a["company"] in self.sold[1]}
 
     def _node(self, game, legal: list[dict], banned: set[int] = frozenset()) -> Node:
