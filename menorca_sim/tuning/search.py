@@ -1,8 +1,8 @@
 """The CMA-ES loop over a tuning file's parameters, resumable and recorded.
 
 Each generation CMA-ES proposes `popsize` points; `evaluate` judges the candidates
-(their win shares, on games common to the generation) and CMA-ES moves towards the
-better ranked. After every generation the optimiser's state (pickled, with its random
+(their win shares, on games common to the generation, against opponents that may include
+the search's current mean: `space.MEAN`) and CMA-ES moves towards the better ranked. After every generation the optimiser's state (pickled, with its random
 generator) and the record so far are written to the state file, atomically, so a search
 killed at any moment resumes at the generation it was playing and proposes the very
 candidates it would have. The objective is pluggable: the real one plays games
@@ -21,7 +21,7 @@ import numpy as np
 from menorca_sim.analysis.stats import wilson_interval
 from menorca_sim.tuning.space import TuneSpec
 
-STATE_VERSION = 1
+STATE_VERSION = 2  # 2: each generation records the mean its candidates were drawn around
 
 
 @dataclass(frozen=True)
@@ -31,8 +31,9 @@ class Score:
 
 
 Advance = Callable[[int], None]  # told how many games were just played (the progress bar)
-Evaluate = Callable[[list[dict[str, Any]], int, Advance], list[Score]]
-"""(candidates' parameters, generation, advance) -> one Score per candidate."""
+Evaluate = Callable[[list[dict[str, Any]], dict[str, Any], int, Advance], list[Score]]
+"""(candidates' parameters, the search's current mean, generation, advance) -> one Score
+per candidate."""
 
 
 class TuneError(Exception):
@@ -49,11 +50,12 @@ def run_search(spec: TuneSpec, evaluate: Evaluate, state_path: str | Path, seed:
     es, record = _load(state_path, spec) if state_path.exists() else _fresh(spec, seed)
     while len(record["generations"]) < spec.generations:
         generation = len(record["generations"])
+        drawn_around = spec.params(es.mean)
         points = es.ask()
         candidates = [spec.params(x) for x in points]
-        scores = evaluate(candidates, generation, advance)
+        scores = evaluate(candidates, drawn_around, generation, advance)
         es.tell(points, [-s.wins / s.games for s in scores])  # CMA-ES minimises
-        record["generations"].append(_record_generation(spec, candidates, scores, es))
+        record["generations"].append(_record_generation(spec, drawn_around, candidates, scores, es))
         record["best"] = spec.params(es.result.xfavorite)
         _save(state_path, es, record)
     return record
@@ -70,12 +72,13 @@ def _fresh(spec: TuneSpec, seed: int) -> tuple[cma.CMAEvolutionStrategy, dict[st
     return es, record
 
 
-def _record_generation(spec: TuneSpec, candidates: list[dict[str, Any]], scores: list[Score],
-                       es: cma.CMAEvolutionStrategy) -> dict[str, Any]:
+def _record_generation(spec: TuneSpec, drawn_around: dict[str, Any], candidates: list[dict[str, Any]],
+                       scores: list[Score], es: cma.CMAEvolutionStrategy) -> dict[str, Any]:
     wins = np.array([s.wins for s in scores])
     games = np.array([s.games for s in scores])
     low, high = wilson_interval(wins, games)
-    return {"candidates": [{"params": c, "games": int(n), "wins": float(w), "win_share": float(w / n),
+    return {"drawn_around": drawn_around,
+            "candidates": [{"params": c, "games": int(n), "wins": float(w), "win_share": float(w / n),
                             "low": float(lo), "high": float(hi)}
                            for c, w, n, lo, hi in zip(candidates, wins, games, low, high)],
             "mean": spec.params(es.result.xfavorite), "sigma": float(es.sigma)}

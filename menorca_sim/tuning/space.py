@@ -4,7 +4,8 @@ a point of it to parameters (ints rounded) and back.
 
     name = "heuristic_tuned"        # the preset the search writes
     base = "heuristic"              # the preset whose parameters are the start (and the rest)
-    opponents = ["heuristic"]       # each candidate plays these, seats rotated
+    opponents = ["heuristic", "mean"]  # each candidate plays these, seats rotated; "mean" is
+                                    # the search's current mean (see MEAN)
     players = 2
     seed = 1713                     # root of every game's seed
     seeds = 12                      # per candidate and generation, each played in every seating
@@ -31,6 +32,11 @@ from menorca_sim.run.experiment import ExperimentError
 from menorca_sim.rules import RulesetError
 from menorca_sim.rules.reader import Table
 
+MEAN = "mean"
+"""An opponent that is the search itself: the parameters at the centre of the distribution
+this generation's candidates are drawn from. Against it a candidate is judged by the
+population it comes from, not only by fixed anchors, so the search keeps climbing once it
+has left the anchors behind (and cannot tune itself into beating only the default)."""
 KEYS = {"name", "base", "opponents", "players", "seed", "seeds", "generations", "popsize", "sigma", "ruleset",
         "params"}
 DIGITS = 4  # a float parameter's decimals: a spec stays short, and finer steps are lost in the noise
@@ -111,12 +117,28 @@ def _parse(t: Table, folder: Path) -> TuneSpec:
     if not isinstance(sigma, (int, float)) or isinstance(sigma, bool) or not 0 < sigma <= 1:
         raise t.fail("sigma", f"expected a number in (0, 1], got {sigma!r}")
     ruleset = t.str("ruleset", "default")
-    return TuneSpec(name=t.str("name"), base=base, opponents=t.str_list("opponents"),
+    return TuneSpec(name=t.str("name"), base=base, opponents=_opponents(t),
                     players=t.int("players", 2, minimum=2), seed=t.int("seed", minimum=0),
                     seeds=t.int("seeds", minimum=1), generations=t.int("generations", minimum=1),
                     popsize=t.int("popsize", 8, minimum=2), sigma=float(sigma),
                     ruleset_path=None if ruleset == "default" else str((folder / ruleset).resolve()),
                     bounds=_bounds(t.table("params"), base_values), base_values=base_values)
+
+
+def _opponents(t: Table) -> tuple[str, ...]:
+    from menorca_sim.run.experiment import check_policy_spec
+    from policies import PolicyError
+
+    opponents = t.str_list("opponents")
+    if not opponents:
+        raise t.fail("opponents", "expected at least one opponent")
+    for i, name in enumerate(opponents):
+        if name != MEAN:
+            try:
+                check_policy_spec(name)
+            except PolicyError as exc:
+                raise t.fail(f"opponents[{i}]", str(exc)) from None
+    return opponents
 
 
 def _bounds(t: Table, base_values: dict[str, Any]) -> tuple[Bound, ...]:

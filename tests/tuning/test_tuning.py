@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from menorca_sim.run.experiment import ExperimentError
-from menorca_sim.tuning.matches import generation_seeds, lineups
+from menorca_sim.tuning.matches import generation_seeds, lineups, resolve_opponents
 from menorca_sim.tuning.preset import record_path, write_preset
 from menorca_sim.tuning.search import Score, TuneError, run_search
 from menorca_sim.tuning.space import load_tune_spec
@@ -38,7 +38,7 @@ concentration = [0.0, 0.15]
     return path
 
 
-def _planted(candidates, generation, advance):
+def _planted(candidates, mean, generation, advance):
     """Win probability falls off with the (range-normalised) distance from PLANTED;
     the games are binomial draws, so the objective is as noisy as real games."""
     rng = np.random.default_rng(generation)
@@ -63,6 +63,8 @@ def test_the_search_finds_a_planted_optimum(tmp_path):
     assert best["horizon"] == PLANTED["horizon"]
     assert abs(best["concentration"] - PLANTED["concentration"]) < 0.025
     assert len(record["generations"]) == 25 and sum(played) == 25 * 8 * 200
+    assert record["generations"][0]["drawn_around"] == start
+    assert record["generations"][-1]["drawn_around"] == record["generations"][-2]["mean"]
     last = record["generations"][-1]["candidates"][0]
     assert last["low"] <= last["win_share"] <= last["high"] and last["games"] == 200
 
@@ -88,14 +90,26 @@ def test_a_tuning_file_names_its_problems(tmp_path):
     path.write_text(head + "risk = [1, 0]\n")
     with pytest.raises(ExperimentError, match=r"params.risk: expected \[low, high\]"):
         load_tune_spec(path)
+    path.write_text(head.replace('["heuristic"]', '["heuristic", "mean", "heurstic"]') + "risk = [0, 1]\n")
+    with pytest.raises(ExperimentError, match=r"opponents\[2\]: unknown policy 'heurstic'; did you mean 'heuristic'"):
+        load_tune_spec(path)
 
 
 def test_candidates_play_every_seat_on_common_seeds(tmp_path):
     spec = load_tune_spec(_spec_file(tmp_path))
     assert lineups("c", ("a", "b"), 3) == [("c", "a", "b"), ("a", "c", "b"), ("a", "b", "c")]
+    assert lineups("c", ("a", "b"), 2, first=1) == [("c", "b"), ("b", "c")]  # the next seed faces the next
     assert generation_seeds(spec, 0) == generation_seeds(spec, 0)
     assert not set(generation_seeds(spec, 0)) & set(generation_seeds(spec, 1))
     assert spec.policy({"risk": 0.25, "horizon": 5}) == "heuristic(risk=0.25, horizon=5)"
+
+
+def test_the_search_itself_can_be_an_opponent(tmp_path):
+    path = _spec_file(tmp_path)
+    path.write_text(path.read_text().replace('opponents = ["heuristic"]', 'opponents = ["heuristic", "mean"]'))
+    spec = load_tune_spec(path)
+    assert resolve_opponents(spec, {"risk": 0.25, "horizon": 5, "concentration": 0.1}) == (
+        "heuristic", "heuristic(risk=0.25, horizon=5, concentration=0.1)")
 
 
 def test_a_written_preset_is_a_policy(tmp_path):
@@ -124,13 +138,13 @@ def test_tune_plays_real_games_and_writes_the_preset(tmp_path):
     from menorca_sim.cli import main
 
     spec = tmp_path / "tune.toml"
-    spec.write_text('name = "tiny_tuned"\nopponents = ["heuristic"]\nseed = 3\nseeds = 1\ngenerations = 1\n'
-                    'popsize = 2\n[params]\nrisk = [0.2, 0.8]\nhorizon = [2, 8]\n')
+    spec.write_text('name = "tiny_tuned"\nopponents = ["heuristic", "mean"]\nseed = 3\nseeds = 2\n'
+                    'generations = 1\npopsize = 2\n[params]\nrisk = [0.2, 0.8]\nhorizon = [2, 8]\n')
     out = tmp_path / "tiny_tuned.toml"
     result = CliRunner().invoke(main, ["tune", str(spec), "--out", str(out), "--quiet"])
     assert result.exit_code == 0, result.output
     record = json.loads(record_path(out).read_text())
     candidates = record["generations"][0]["candidates"]
-    assert len(candidates) == 2 and all(c["games"] == 2 for c in candidates)
-    assert all(c["wins"] in (0, 0.5, 1, 1.5, 2) for c in candidates)  # two games each, a tie counts half
+    assert len(candidates) == 2 and all(c["games"] == 4 for c in candidates)  # 2 seeds x 2 seats
+    assert all(c["wins"] * 2 == int(c["wins"] * 2) for c in candidates)  # a tie counts half
     assert "[params]" in out.read_text() and (tmp_path / "tiny_tuned.toml.state").exists()
