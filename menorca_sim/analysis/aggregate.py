@@ -677,6 +677,16 @@ def _same_grouping(players: pl.DataFrame, a: str, b: str) -> bool:
     return pairs[a].n_unique() == pairs[b].n_unique() == pairs.height
 
 
+def _rating_column(players: pl.DataFrame) -> str:
+    """The one column to rate by when policy and auction strategy group alike: the
+    auction strategy when the players differ in nothing else (an auction tournament),
+    else the policy, which names the player (a ladder of heuristic_tuned, mcts, ...)."""
+    from policies.spec import split_spec
+
+    styles = {split_spec(p)[0] for p in players["policy"].unique().to_list()}
+    return "auction_strategy" if len(styles) <= 1 else "policy"
+
+
 def _own_split(ds: Dataset, a: str, b: str) -> list[str]:
     """The populations in which column `b` splits the players otherwise than `a`."""
     return [pop for (pop,), players in ds.players.group_by("population") if not _same_grouping(players, a, b)]
@@ -709,7 +719,7 @@ def analyse(ds: Dataset, seed: int = 0, market_top: int | None = None) -> Analys
     # When each policy has its own auction strategy, one grouping answers both questions.
     distinct = not _same_grouping(ds.players, "policy", "auction_strategy")
     strategy_columns = ["policy", "auction_strategy"] if distinct else ["policy"]
-    rating_columns = ["auction_strategy", "policy"] if distinct else ["auction_strategy"]
+    rating_columns = ["auction_strategy", "policy"] if distinct else [_rating_column(ds.players)]
     tables = {
         "distinct_games": distinct_games(ds),
         "seat": seat_win_share(ds),

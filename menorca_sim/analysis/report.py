@@ -184,10 +184,8 @@ def _sections(a: Analysis, out: Path) -> list[Section]:
                 [(f"Head to head by {c.split('_head_to_head')[0].replace('_', ' ')} (ahead share: how often it "
                   "finished ahead of the opponent; win share: its win share at tables with that opponent)", t[c])
                  for c in ("auction_strategy_head_to_head", "policy_head_to_head") if c in t],
-                chart(charts.ratings(t["auction_strategy_ratings"], "auction_strategy",
-                                     out / CHART_FILES["auction_strategy_ratings"])) +
-                (chart(charts.ratings(t["policy_ratings"], "policy", out / CHART_FILES["policy_ratings"]))
-                 if "policy_ratings" in t else []) +
+                [p for c in ("auction_strategy", "policy") if f"{c}_ratings" in t
+                 for p in chart(charts.ratings(t[f"{c}_ratings"], c, out / CHART_FILES[f"{c}_ratings"]))] +
                 [p for c in ("auction_strategy", "policy") if f"{c}_head_to_head" in t
                  for p in chart(charts.head_to_head(t[f"{c}_head_to_head"], c,
                                                     out / CHART_FILES[f"{c}_head_to_head"]))]),

@@ -230,6 +230,20 @@ def test_auction_strategies_get_their_own_tables_when_they_split_the_players_oth
     assert {"policy_win_share", "auction_strategy_win_share", "policy_ratings", "auction_strategy_ratings"} <= set(tables)
 
 
+def test_one_grouping_is_rated_by_what_tells_the_players_apart(tmp_path):
+    """Policy and auction strategy group alike in both: an auction tournament (one style,
+    its auction strategies) is rated by auction strategy, a ladder of different players
+    (each its own auction strategy) by policy, the name the experiment gave them."""
+    data = synthetic_data.write_dataset(tmp_path, synthetic_data.Spec(games=60, seed=4))
+    tables = aggregate.analyse(Dataset(data)).tables
+    assert "auction_strategy_ratings" in tables and "policy_ratings" not in tables
+    for part in (data / "players").glob("*.parquet"):
+        pl.read_parquet(part).with_columns(policy=pl.format("player_{}", pl.col("auction_strategy"))).write_parquet(part)
+    tables = aggregate.analyse(Dataset(data)).tables
+    assert "policy_ratings" in tables and "auction_strategy_ratings" not in tables
+    assert all(p.startswith("player_") for p in tables["policy_ratings"]["policy"])
+
+
 def test_a_dataset_with_only_games_still_analyses(tmp_path):
     data = synthetic_data.write_dataset(tmp_path, synthetic_data.Spec(games=30, seed=5))
     for table in ("players", "companies", "auctions"):
