@@ -127,6 +127,13 @@ class Game:
         vehicle_ids, legacy_ids, market, ...; read them, never change them)."""
         return self._eng.t
 
+    @property
+    def board(self) -> Board:
+        """The map as it is (`Board`: its tiles, rotations and stations, and in `tables`
+        the map's: land hexes, their neighbours, nodes, tiles' paths), for players that
+        reason about track; read it, never change it."""
+        return self._eng.board
+
     def legal_count(self) -> int:
         """How many legal actions there are (`len(legal_actions())`, without building them)."""
         return self._eng.build_moves()

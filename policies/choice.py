@@ -11,10 +11,13 @@ player's own generator (seeded per seat from the game's seed), so a game still d
 only on its seed, seating and players."""
 from __future__ import annotations
 
-import math
 from typing import Sequence
 
+import cython
 import numpy as np
+
+if not cython.compiled:  # compiled, choice.pxd cimports C's exp: the libm function math.exp calls
+    from math import exp
 
 
 TEMPERATURE = 0.03  # the built-in players' default: every game distinct, no strength lost (policies/README.md)
@@ -48,7 +51,7 @@ class Chooser:
 def _draw(values: Sequence[float], best: int, top: float, width: float, uniform: float) -> int:
     """The option drawn by `uniform` (in [0, 1)) with the weights of `Chooser.pick` (typed
     in choice.pxd: the same float operations, in the same order, as Python's)."""
-    weights = [math.exp((v - top) / width) for v in values]
+    weights = [exp((v - top) / width) for v in values]
     draw = uniform * sum(weights)
     for i in range(len(weights)):
         draw -= weights[i]

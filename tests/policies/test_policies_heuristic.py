@@ -5,9 +5,10 @@ import itertools
 import numpy as np
 import pytest
 
+from menorca_sim.core.codes import START_COMPANY
 from menorca_sim.game import Game
 from menorca_sim.play import play_game, seat_policies
-from policies import make_policy
+from policies import make_policy, stock_play
 from policies.heuristic import HeuristicParams
 from policies.operating_play import earns_within, investment_need, lookahead_revenue
 from policies.valuation import COMPANY_FIELDS, DecisionCache, vehicle_shortfall
@@ -206,3 +207,25 @@ def test_prospects_ask_each_level_at_once_and_agree_with_the_lookahead(ruleset):
                 asked += 1
             game.apply(players[game.current_actor()].act(game, legal))
     assert answers == {True, False}
+
+
+def test_the_prospects_bound_says_no_only_where_the_lookahead_does(ruleset):
+    """`_could_run` (the lays a cart route needs at least, from the map's track) spares
+    the lookahead only where it finds no earning sequence of lays either, at every
+    lookahead depth; and it spares most lookaheads of these games."""
+    spared = searched = 0
+    for seed in (1, 4):
+        game = Game(ruleset, players=3, seed=seed)
+        players = seat_policies(["heuristic"] * 3, seed)
+        while not game.is_over():
+            if game.decision() == "stock_turn":
+                for i, action in game.legal_moves(START_COMPANY):
+                    company = game.tables.company_ids[action[1]]
+                    for depth in (0, 1, 2):
+                        if not stock_play._could_run(game, company, depth):
+                            assert not stock_play._search_prospects(game, i, company, depth)
+                            spared += 1
+                        else:
+                            searched += 1
+            game.apply_code(players[game.current_actor()].act_code(game))
+    assert spared > searched > 0
