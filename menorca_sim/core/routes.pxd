@@ -120,8 +120,11 @@ cdef _Search _search_for(object tables)
 cdef int _printed_value(_Search search, int[::1] tile, int n)
 cdef void fill_vertex_values(_Search search, int[::1] tile, RevenueContext ctx)
 cdef list _flags(_Search search, object board, int c, bint ship, bint is_major)
-cdef list _kind_groups(object vehicles)
-cdef dict _GROUPS  # typed: looked up for every fleet searched
+cdef class Fleet:
+    cdef readonly list vehicles  # (id, kind, range) each
+    cdef readonly list kinds  # per kind present, ships first: (ships?, indices of its vehicles, their ranges), longest first
+cpdef Fleet fleet_of(object vehicles)
+cdef dict _FLEETS  # typed: looked up for every fleet searched but a Fleet
 cdef void _enumerate(_Search search, object board, bint is_major, bint ship, list starts, int maxrange)
 cdef list _enumerate_and_assign(_Search search, object board, bint is_major, bint ship, list starts, list ranges)
 cdef int _assigned_revenue(_Search search, list ranges)

@@ -660,33 +660,54 @@ def _flags(search: _Search, board, c: cython.int, ship: cython.bint, is_major: c
     return [v for v in range(n_nodes) if not fl[v] & FORBID]
 
 
-@cython.cfunc
-def _kind_groups(vehicles) -> list:
-    """(kind, indices of `vehicles` of that kind, longest range first, their ranges) per
-    kind present; remembered per fleet, for few fleets recur (shared: never change them)."""
-    key = tuple(vehicles)
-    groups = _GROUPS.get(key)
-    if groups is None:
-        if len(_GROUPS) >= 4096:
-            _GROUPS.clear()
-        groups = _GROUPS[key] = []
+@cython.cclass
+class Fleet:
+    """Vehicles as the route searches take them: `vehicles`, (id, kind, range) each, and
+    `kinds`, per vehicle kind present (ships, then carts): whether it is ships, the
+    indices of its vehicles, longest range first (in fleet order on ties), and their
+    ranges. Made once per fleet (see `fleet_of`), read at every question; read it, never
+    change it."""
+
+    # its fields: routes.pxd
+
+    def __init__(self, vehicles: list, ships: list) -> None:
+        """`ships`: per vehicle, whether it is a ship (as the ruleset's tables say:
+        `vehicle_is_ship`)."""
+        self.vehicles = vehicles
+        self.kinds = []
         i: cython.Py_ssize_t
         j: cython.Py_ssize_t
-        for kind in KINDS:
+        for ship in (True, False):  # KINDS' order
             group: list = []
             for i in range(len(vehicles)):
-                if vehicles[i][1] == kind:
+                if bool(ships[i]) == ship:
                     # after every vehicle of at least its range: longest first, in fleet order on ties
                     j = len(group)
                     while j > 0 and vehicles[group[j - 1]][2] < vehicles[i][2]:
                         j -= 1
                     group.insert(j, i)
             if group:
-                groups.append((kind, group, [vehicles[i][2] for i in group]))
-    return groups
+                self.kinds.append((ship, group, [vehicles[i][2] for i in group]))
+
+    def __len__(self) -> int:
+        return len(self.vehicles)
 
 
-_GROUPS: dict = {}  # fleet (a tuple of (id, kind, range)) -> its `_kind_groups`
+def fleet_of(vehicles) -> Fleet:
+    """`vehicles` as a `Fleet`: itself if it is one, else ((id, kind, range) each, the
+    kind a name) the one kept for them, made once (few fleets recur)."""
+    if isinstance(vehicles, Fleet):
+        return vehicles
+    key = tuple(vehicles)
+    found = _FLEETS.get(key)
+    if found is None:
+        if len(_FLEETS) >= 4096:
+            _FLEETS.clear()
+        found = _FLEETS[key] = Fleet(list(key), [v[1] == KINDS[0] for v in key])
+    return found
+
+
+_FLEETS: dict = {}  # vehicles (a tuple of (id, kind, range)) -> their `Fleet`
 
 
 @cython.cfunc
@@ -785,16 +806,18 @@ def best_routes(board, company: str, is_major: bool, vehicles, ctx: RevenueConte
     goods: dict[str, int] = {}
     total = 0
     held: _Search
-    for kind, group, ranges in _kind_groups(vehicles):
-        held = _routes_of(search, board, c, is_major, kind == "ship", ranges[0])
+    ship: cython.bint
+    searched: Fleet = fleet_of(vehicles)
+    for ship, group, ranges in searched.kinds:
+        held = _routes_of(search, board, c, is_major, ship, ranges[0])
         picks = held.assign(ranges)
         for i, r in zip(group, picks):
             if r < 0:
                 continue
-            route = _route(tb, vehicles[i], held.trail_of(r), held.revenue_of(r))
+            route = _route(tb, searched.vehicles[i], held.trail_of(r), held.revenue_of(r))
             chosen[i] = route
             total += route.revenue
-            if kind == "ship":
+            if ship:
                 for name in route.nodes:
                     if ctx.goods_markers.get(name, 0) > 0:
                         goods[name] = goods.get(name, 0) + 1
@@ -808,8 +831,9 @@ def best_revenue(board, c: int, is_major: bool, vehicles, ctx: RevenueContext) -
     search.view_board(board)
     fill_vertex_values(search, search.b_tile, ctx)
     total = 0
-    for kind, group, ranges in _kind_groups(vehicles):
-        total += _assigned_revenue(_routes_of(search, board, c, is_major, kind == "ship", ranges[0]), ranges)
+    ship: cython.bint
+    for ship, group, ranges in fleet_of(vehicles).kinds:
+        total += _assigned_revenue(_routes_of(search, board, c, is_major, ship, ranges[0]), ranges)
     return total
 
 
@@ -862,11 +886,12 @@ class FleetSearch:
         for v in range(search.n_nodes):
             self.extra[v] -= _printed_value(search, self.tile, v)
         self.kinds = []
-        for kind, group, ranges in _kind_groups(vehicles):
-            starts = _flags(search, board, c, kind == "ship", is_major)
-            self.kinds.append((kind == "ship", starts, ranges))
+        ship: cython.bint
+        for ship, group, ranges in fleet_of(vehicles).kinds:
+            starts = _flags(search, board, c, ship, is_major)
+            self.kinds.append((ship, starts, ranges))
             self.flags[k * size:(k + 1) * size] = search.flags
-            _affected_hexes(search, search.lanes if kind == "ship" else board.road, search.flags,
+            _affected_hexes(search, search.lanes if ship else board.road, search.flags,
                             self.affected, k * self.span)
             self.reach0[k * size:(k + 1) * size] = search.seen
             k += 1
