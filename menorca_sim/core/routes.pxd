@@ -111,6 +111,7 @@ cdef class _Search:
     cdef int _walk(self, int v, int k) except? -1
     cdef int _record(self, int k) except? -1
     cpdef list assign(self, list ranges)
+    cdef int _assign(self, list ranges)
     cdef void _sort_by_revenue(self)
     cdef void _branch(self)
     cdef void add_at_ends(self, int v, int amount)
@@ -126,8 +127,7 @@ cdef class Fleet:
 cpdef Fleet fleet_of(object vehicles)
 cdef dict _FLEETS  # typed: looked up for every fleet searched but a Fleet
 cdef void _enumerate(_Search search, object board, bint is_major, bint ship, list starts, int maxrange)
-cdef list _enumerate_and_assign(_Search search, object board, bint is_major, bint ship, list starts, list ranges)
-cdef int _assigned_revenue(_Search search, list ranges)
+cdef int _enumerated_revenue(_Search search, object board, bint is_major, bint ship, list starts, list ranges)
 cdef bint _holds(_Search held, _Search asking, long long version, int c, bint is_major, bint ship, int maxrange)
 cdef _Search _routes_of(_Search search, object board, int c, bint is_major, bint ship, int maxrange)
 

@@ -398,6 +398,15 @@ class _Search:
     @cython.ccall
     def assign(self, ranges: list) -> list:
         """Best route index per vehicle (ranges sorted longest first), -1 for none."""
+        self._assign(ranges)
+        k: cython.int
+        return [self.best_choice[k] for k in range(self.nv)]
+
+    @cython.cfunc
+    def _assign(self, ranges: list) -> cython.int:
+        """The best assignment's revenue (ranges sorted longest first); its route per
+        vehicle is in best_choice (-1 for none). The revenue questions read only the
+        revenue: no list of picks is built for them."""
         nv: cython.int = len(ranges)
         i: cython.int
         j: cython.int
@@ -430,7 +439,7 @@ class _Search:
         for j in range(self.words):
             self.used[j] = 0
         self._branch()
-        return [self.best_choice[k] for k in range(nv)]
+        return self.best
 
     @cython.cfunc
     @cython.initializedcheck(False)
@@ -720,22 +729,12 @@ def _enumerate(search: _Search, board, is_major: cython.bint, ship: cython.bint,
 
 
 @cython.cfunc
-def _enumerate_and_assign(search: _Search, board, is_major: cython.bint, ship: cython.bint, starts: list,
-                          ranges: list) -> list:
-    """With search.flags set for the kind: its routes' enumeration and assignment."""
+def _enumerated_revenue(search: _Search, board, is_major: cython.bint, ship: cython.bint, starts: list,
+                        ranges: list) -> cython.int:
+    """With search.flags set for the kind: its routes' enumeration, and the revenue of
+    their best assignment."""
     _enumerate(search, board, is_major, ship, starts, ranges[0])
-    return search.assign(ranges)
-
-
-@cython.cfunc
-def _assigned_revenue(search: _Search, ranges: list) -> cython.int:
-    """The revenue of the best assignment of the routes enumerated to `ranges`."""
-    total: cython.int = 0
-    r: cython.int
-    for r in search.assign(ranges):
-        if r >= 0:
-            total += search.revenue_of(r)
-    return total
+    return search._assign(ranges)
 
 
 ROUTE_SETS = cython.declare(cython.int, 4)  # enumerations kept for the questions after (see _routes_of)
@@ -833,7 +832,7 @@ def best_revenue(board, c: int, is_major: bool, vehicles, ctx: RevenueContext) -
     total = 0
     ship: cython.bint
     for ship, group, ranges in fleet_of(vehicles).kinds:
-        total += _assigned_revenue(_routes_of(search, board, c, is_major, ship, ranges[0]), ranges)
+        total += _routes_of(search, board, c, is_major, ship, ranges[0])._assign(ranges)
     return total
 
 
@@ -1000,7 +999,6 @@ class FleetSearch:
         search.value[:] = self.values
         total: cython.int = 0
         kind_total: cython.int
-        r: cython.int
         k: cython.Py_ssize_t
         n: cython.Py_ssize_t = len(search.flags)
         n_land: cython.Py_ssize_t = len(self.any_affected)
@@ -1013,10 +1011,7 @@ class FleetSearch:
                 total += self.bases[k]
                 continue
             search.flags[:] = self.flags[k * n:(k + 1) * n]
-            kind_total = 0
-            for r in _enumerate_and_assign(search, self.board, self.is_major, ship, starts, ranges):
-                if r >= 0:
-                    kind_total += search.revenue_of(r)
+            kind_total = _enumerated_revenue(search, self.board, self.is_major, ship, starts, ranges)
             if unchanged:
                 self.bases[k] = kind_total
             total += kind_total
@@ -1062,10 +1057,10 @@ class FleetSearch:
                 # the board as it is: its routes as `best_revenue` keeps them (each bonus
                 # is taken back: they stay those of the board)
                 held = _routes_of(search, self.board, self.c, self.is_major, ship, ranges[0])
-                base = self.bases[k] = _assigned_revenue(held, ranges)
+                base = self.bases[k] = held._assign(ranges)
                 for i in reached:
                     held.add_at_ends(offboards[i], amount)
-                    totals[i] += _assigned_revenue(held, ranges) - base
+                    totals[i] += held._assign(ranges) - base
                     held.add_at_ends(offboards[i], -amount)
             for i in range(len(offboards)):
                 totals[i] += self.bases[k]
