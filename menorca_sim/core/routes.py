@@ -901,17 +901,23 @@ class FleetSearch:
         self._reset()
 
     @cython.cfunc
+    @cython.initializedcheck(False)
     def _reset(self) -> cython.void:
         """Forget the kinds' revenues on the board as it was, and gather `any_affected`."""
         self.bases = [-1] * len(self.kinds)
-        n_land: cython.int = len(self.any_affected)
+        # the views as locals: through `self`, each byte stored would make the C compiler
+        # read the views again (a byte store may alias anything)
+        any_affected: cython.uchar[::1] = self.any_affected
+        affected: cython.uchar[::1] = self.affected
+        n_land: cython.int = len(any_affected)
+        span: cython.int = self.span
         h: cython.int
         k: cython.int
         for h in range(n_land):
-            self.any_affected[h] = 0
+            any_affected[h] = 0
         for k in range(len(self.kinds)):
             for h in range(n_land):
-                self.any_affected[h] |= self.affected[k * self.span + h]
+                any_affected[h] |= affected[k * span + h]
 
     @cython.ccall
     def lay_changed(self, h: cython.int) -> cython.void:
@@ -1080,6 +1086,7 @@ def fleet_search(board, c: int, is_major: bool, vehicles, ctx: RevenueContext) -
 
 
 @cython.cfunc
+@cython.initializedcheck(False)
 def _affected_hexes(search: _Search, graph, flags: cython.uchar[::1], out: cython.uchar[::1],
                     at: cython.int) -> cython.void:
     """Fill out[at:] (land hexes, then revenue vertices; not a slice, which would be a
@@ -1094,13 +1101,14 @@ def _affected_hexes(search: _Search, graph, flags: cython.uchar[::1], out: cytho
     bonus on another's value leaves the kind's revenue alone too."""
     v: cython.int
     top: cython.int = 0
+    seen: cython.uchar[::1] = search.seen  # a local view: see FleetSearch._reset
     for v in range(search.n_land + search.n_rev):
         out[at + v] = 0
-    for v in range(len(search.seen)):
-        search.seen[v] = 0
+    for v in range(len(seen)):
+        seen[v] = 0
     for v in range(search.n_nodes):  # only nodes hold stations
         if flags[v] & OWN:
-            search.seen[v] = 1
+            seen[v] = 1
             search._mark(v, out, at)
             search.queue[top] = v
             top += 1
