@@ -39,6 +39,7 @@ cdef class WhatIf:
     cdef readonly RevenueMemo _revenues  # route revenues by revenue key and fleet (shared by copies of the game)
     cdef readonly frozenset _ship_ids  # ids of the vehicles that are ships
     cdef readonly dict _searched  # vehicle id -> (id, kind, range): what a route search takes
+    cdef readonly dict _fleets  # fleet code -> its routes.Fleet (_coded_fleet)
     cdef readonly dict _vehicle_index  # vehicle id -> its index in the ruleset's order
     cdef readonly int _code_bits  # bits per vehicle type in a fleet's code (_fleet_code)
     cdef readonly tuple _map_key  # ((board version, phase), map_key()) last asked
@@ -66,8 +67,10 @@ cdef class WhatIf:
     cpdef object next_lay_revenues_each(self, object company, object vehicles, object firsts, object done=*,
                                         object until_earning=*)
     cpdef object map_key(self)
+    @cython.locals(o=cython.int)
     cpdef object revenue_key(self, object company)
-    cpdef list _fleet(self, object vehicles)
+    cpdef object _fleet(self, object vehicles)
+    cpdef object _coded_fleet(self, long long code, object vehicles)
     @cython.locals(total=cython.longlong, revenue=cython.longlong, code=cython.longlong, part_code=cython.longlong)
     cpdef object _remembered_revenue(self, str company, tuple fleet)
     cpdef object _key_number(self, int c, str company)

@@ -15,7 +15,7 @@ from typing import Sequence
 import cython
 
 from menorca_sim.core import operating
-from menorca_sim.core.routes import RevenueContext
+from menorca_sim.core.routes import Fleet, RevenueContext
 
 if not cython.compiled:  # compiled, whatif.pxd cimports them
     from menorca_sim.core.codes import AB_REVENUE_BONUS
@@ -121,11 +121,13 @@ class WhatIf:
             self._revenues = RevenueMemo()
             self._ship_ids = frozenset(v for v, spec in vehicles.items() if spec.kind == "ship")
             self._searched = {v: (v, spec.kind, spec.range) for v, spec in vehicles.items()}  # see _fleet
+            self._fleets = {}  # fleet code -> its Fleet (see _fleet)
             self._vehicle_index = {v: i for i, v in enumerate(vehicles)}  # see _fleet_code
             self._code_bits = 63 // len(vehicles)
             self._map_key: tuple = (None, None)  # (board version and phase, map_key()) last asked
         else:
             self._revenues, self._ship_ids, self._searched = shared._revenues, shared._ship_ids, shared._searched
+            self._fleets = shared._fleets
             self._vehicle_index, self._code_bits = shared._vehicle_index, shared._code_bits
             self._map_key = shared._map_key
         # (Engine.revenue_version, {company index: its own part of revenue_key}) last asked
@@ -171,12 +173,24 @@ class WhatIf:
         c = eng.t.company_index[company]
         # a plan reports the goods markers its ships reach: a context with them
         board, ctx = self._changed(c, changes, operating.revenue_context(eng, c))
-        return board.best_routes(company, eng.is_major(c), self._fleet(vehicles), ctx)
+        searched = self._searched  # in the order given: the plan's routes come in it
+        return board.best_routes(company, eng.is_major(c), [searched[v] for v in vehicles], ctx)
 
-    def _fleet(self, vehicles: Sequence[str]) -> list[tuple[str, str, int]]:
-        """(id, kind, range) of each vehicle: what the route search takes."""
-        searched = self._searched
-        return [searched[v] for v in vehicles]
+    def _fleet(self, vehicles: Sequence[str]) -> Fleet:
+        """`vehicles` as the route searches take them for a revenue (whatever their order)."""
+        return self._coded_fleet(self._fleet_code(vehicles), vehicles)
+
+    def _coded_fleet(self, code: int, vehicles: Sequence[str]) -> Fleet:
+        """The `Fleet` of `vehicles`, whose `_fleet_code` is `code`: made once per code,
+        each vehicle's kind read from the tables."""
+        fleet = self._fleets.get(code) if code >= 0 else None
+        if fleet is None:
+            t = self._eng.t
+            index = self._vehicle_index
+            fleet = Fleet([self._searched[v] for v in vehicles], [t.vehicle_is_ship[index[v]] for v in vehicles])
+            if code >= 0:
+                self._fleets[code] = fleet
+        return fleet
 
     def route_revenue(self, company: str, vehicles: list[str], changes=()) -> int:
         """The revenue of `route_plan` (0 without vehicles), searched without building
@@ -217,8 +231,7 @@ class WhatIf:
                     part_code = self._fleet_code(part)
                     revenue = memo.get(number, part_code)
                     if revenue < 0:
-                        part.sort()
-                        revenue = eng.board.best_revenue(company, eng.is_major(c), self._fleet(part),
+                        revenue = eng.board.best_revenue(company, eng.is_major(c), self._coded_fleet(part_code, part),
                                                          self._context_of(c))
                         memo.put(number, part_code, revenue)
                     total += revenue
@@ -257,8 +270,7 @@ class WhatIf:
         eng = self._eng
         c = eng.t.company_index[company]
         board, ctx = self._changed(c, done)
-        base, revenues = board.lay_revenues(company, eng.is_major(c), self._fleet(vehicles), ctx,
-                                            [lay[:3] for lay in lays])
+        base, revenues = board.lay_revenues(company, eng.is_major(c), self._fleet(vehicles), ctx, lays)
         if not done:  # the revenue before the lays, searched on the way: `route_revenue` remembers it
             self._remember(c, company, tuple(vehicles), base)
         return revenues
@@ -308,7 +320,7 @@ class WhatIf:
         if not vehicles:
             return [0] * len(lays)
         return board.lay_revenues(company, eng.is_major(eng.t.company_index[company]), self._fleet(vehicles), ctx,
-                                  [lay[:3] for lay in lays])[1]
+                                  lays)[1]
 
     def next_lay_revenues_each(self, company: str, vehicles: list[str], firsts: list[tuple], done=(),
                                until_earning: bool = False) -> list[list[int]]:
@@ -361,7 +373,8 @@ class WhatIf:
             t = eng.t
             bonuses = [(t.ab_node[l], t.ab_amount[l]) for l in eng.owned_legacies(c, AB_REVENUE_BONUS)]
             bonuses.sort()
-            own = parts[c] = (tuple(bonuses), tuple(eng.mmarkers[c]))
+            # its markers read one by one: a row's tuple() goes through a memoryview object when compiled
+            own = parts[c] = (tuple(bonuses), tuple([eng.mmarkers[c][o] for o in range(t.no)]))
         return self._key_common + own
 
     def _context_of(self, c: int):

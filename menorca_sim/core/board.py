@@ -512,7 +512,7 @@ class Board:
 
     def lay_revenues(self, company: str, is_major: bool, vehicles, ctx, lays) -> tuple[int, list[int]]:
         """The `best_revenue` on the board as it is, and after each lay of `lays` ((hex,
-        tile id, rotation) each) taken alone: laid in place, searched and undone one by
+        tile id, rotation) each, and any items after them, such as a cost) taken alone: laid in place, searched and undone one by
         one (no copy), one search per distinct effect on routes (see `_fill_effects`:
         most candidate lays change nothing, many others the same as another; and a lay
         out of the fleet's reach changes nothing for it, see `routes.FleetSearch.affects`)."""
@@ -589,8 +589,8 @@ class Board:
         return search.offboard_revenues([vertex[o] for o in offboards], ctx.market_bonus)
 
     def _checked_lays(self, lays) -> _Lays:
-        """Each lay ((hex, tile id, rotation) each), checked as `lay_tile` checks it, in
-        the lays buffer (cost 0)."""
+        """Each lay ((hex, tile id, rotation) each, and any items after them), checked as
+        `lay_tile` checks it, in the lays buffer (cost 0)."""
         tb = self.tables
         v: _LayViews = _views(self)
         land_index: dict = tb.land_index
@@ -599,7 +599,8 @@ class Board:
         h: cython.int
         t: cython.int
         out: _Lays = _lays()
-        for hex, tile_id, rotation in lays:
+        for lay in lays:
+            hex, tile_id, rotation = lay[0], lay[1], lay[2]
             # `_checked_lay`'s checks without its messages, asked of it only on failure:
             # this runs for every candidate lay
             h, t = land_index.get(hex, -1), tile_index.get(tile_id, -1)

@@ -111,6 +111,7 @@ cdef class _Search:
     cdef int _walk(self, int v, int k) except? -1
     cdef int _record(self, int k) except? -1
     cpdef list assign(self, list ranges)
+    cdef int _assign(self, list ranges)
     cdef void _sort_by_revenue(self)
     cdef void _branch(self)
     cdef void add_at_ends(self, int v, int amount)
@@ -120,11 +121,13 @@ cdef _Search _search_for(object tables)
 cdef int _printed_value(_Search search, int[::1] tile, int n)
 cdef void fill_vertex_values(_Search search, int[::1] tile, RevenueContext ctx)
 cdef list _flags(_Search search, object board, int c, bint ship, bint is_major)
-cdef list _kind_groups(object vehicles)
-cdef dict _GROUPS  # typed: looked up for every fleet searched
+cdef class Fleet:
+    cdef readonly list vehicles  # (id, kind, range) each
+    cdef readonly list kinds  # per kind present, ships first: (ships?, indices of its vehicles, their ranges), longest first
+cpdef Fleet fleet_of(object vehicles)
+cdef dict _FLEETS  # typed: looked up for every fleet searched but a Fleet
 cdef void _enumerate(_Search search, object board, bint is_major, bint ship, list starts, int maxrange)
-cdef list _enumerate_and_assign(_Search search, object board, bint is_major, bint ship, list starts, list ranges)
-cdef int _assigned_revenue(_Search search, list ranges)
+cdef int _enumerated_revenue(_Search search, object board, bint is_major, bint ship, list starts, list ranges)
 cdef bint _holds(_Search held, _Search asking, long long version, int c, bint is_major, bint ship, int maxrange)
 cdef _Search _routes_of(_Search search, object board, int c, bint is_major, bint ship, int maxrange)
 

@@ -398,6 +398,15 @@ class _Search:
     @cython.ccall
     def assign(self, ranges: list) -> list:
         """Best route index per vehicle (ranges sorted longest first), -1 for none."""
+        self._assign(ranges)
+        k: cython.int
+        return [self.best_choice[k] for k in range(self.nv)]
+
+    @cython.cfunc
+    def _assign(self, ranges: list) -> cython.int:
+        """The best assignment's revenue (ranges sorted longest first); its route per
+        vehicle is in best_choice (-1 for none). The revenue questions read only the
+        revenue: no list of picks is built for them."""
         nv: cython.int = len(ranges)
         i: cython.int
         j: cython.int
@@ -430,7 +439,7 @@ class _Search:
         for j in range(self.words):
             self.used[j] = 0
         self._branch()
-        return [self.best_choice[k] for k in range(nv)]
+        return self.best
 
     @cython.cfunc
     @cython.initializedcheck(False)
@@ -660,33 +669,54 @@ def _flags(search: _Search, board, c: cython.int, ship: cython.bint, is_major: c
     return [v for v in range(n_nodes) if not fl[v] & FORBID]
 
 
-@cython.cfunc
-def _kind_groups(vehicles) -> list:
-    """(kind, indices of `vehicles` of that kind, longest range first, their ranges) per
-    kind present; remembered per fleet, for few fleets recur (shared: never change them)."""
-    key = tuple(vehicles)
-    groups = _GROUPS.get(key)
-    if groups is None:
-        if len(_GROUPS) >= 4096:
-            _GROUPS.clear()
-        groups = _GROUPS[key] = []
+@cython.cclass
+class Fleet:
+    """Vehicles as the route searches take them: `vehicles`, (id, kind, range) each, and
+    `kinds`, per vehicle kind present (ships, then carts): whether it is ships, the
+    indices of its vehicles, longest range first (in fleet order on ties), and their
+    ranges. Made once per fleet (see `fleet_of`), read at every question; read it, never
+    change it."""
+
+    # its fields: routes.pxd
+
+    def __init__(self, vehicles: list, ships: list) -> None:
+        """`ships`: per vehicle, whether it is a ship (as the ruleset's tables say:
+        `vehicle_is_ship`)."""
+        self.vehicles = vehicles
+        self.kinds = []
         i: cython.Py_ssize_t
         j: cython.Py_ssize_t
-        for kind in KINDS:
+        for ship in (True, False):  # KINDS' order
             group: list = []
             for i in range(len(vehicles)):
-                if vehicles[i][1] == kind:
+                if bool(ships[i]) == ship:
                     # after every vehicle of at least its range: longest first, in fleet order on ties
                     j = len(group)
                     while j > 0 and vehicles[group[j - 1]][2] < vehicles[i][2]:
                         j -= 1
                     group.insert(j, i)
             if group:
-                groups.append((kind, group, [vehicles[i][2] for i in group]))
-    return groups
+                self.kinds.append((ship, group, [vehicles[i][2] for i in group]))
+
+    def __len__(self) -> int:
+        return len(self.vehicles)
 
 
-_GROUPS: dict = {}  # fleet (a tuple of (id, kind, range)) -> its `_kind_groups`
+def fleet_of(vehicles) -> Fleet:
+    """`vehicles` as a `Fleet`: itself if it is one, else ((id, kind, range) each, the
+    kind a name) the one kept for them, made once (few fleets recur)."""
+    if isinstance(vehicles, Fleet):
+        return vehicles
+    key = tuple(vehicles)
+    found = _FLEETS.get(key)
+    if found is None:
+        if len(_FLEETS) >= 4096:
+            _FLEETS.clear()
+        found = _FLEETS[key] = Fleet(list(key), [v[1] == KINDS[0] for v in key])
+    return found
+
+
+_FLEETS: dict = {}  # vehicles (a tuple of (id, kind, range)) -> their `Fleet`
 
 
 @cython.cfunc
@@ -699,22 +729,12 @@ def _enumerate(search: _Search, board, is_major: cython.bint, ship: cython.bint,
 
 
 @cython.cfunc
-def _enumerate_and_assign(search: _Search, board, is_major: cython.bint, ship: cython.bint, starts: list,
-                          ranges: list) -> list:
-    """With search.flags set for the kind: its routes' enumeration and assignment."""
+def _enumerated_revenue(search: _Search, board, is_major: cython.bint, ship: cython.bint, starts: list,
+                        ranges: list) -> cython.int:
+    """With search.flags set for the kind: its routes' enumeration, and the revenue of
+    their best assignment."""
     _enumerate(search, board, is_major, ship, starts, ranges[0])
-    return search.assign(ranges)
-
-
-@cython.cfunc
-def _assigned_revenue(search: _Search, ranges: list) -> cython.int:
-    """The revenue of the best assignment of the routes enumerated to `ranges`."""
-    total: cython.int = 0
-    r: cython.int
-    for r in search.assign(ranges):
-        if r >= 0:
-            total += search.revenue_of(r)
-    return total
+    return search._assign(ranges)
 
 
 ROUTE_SETS = cython.declare(cython.int, 4)  # enumerations kept for the questions after (see _routes_of)
@@ -785,16 +805,18 @@ def best_routes(board, company: str, is_major: bool, vehicles, ctx: RevenueConte
     goods: dict[str, int] = {}
     total = 0
     held: _Search
-    for kind, group, ranges in _kind_groups(vehicles):
-        held = _routes_of(search, board, c, is_major, kind == "ship", ranges[0])
+    ship: cython.bint
+    searched: Fleet = fleet_of(vehicles)
+    for ship, group, ranges in searched.kinds:
+        held = _routes_of(search, board, c, is_major, ship, ranges[0])
         picks = held.assign(ranges)
         for i, r in zip(group, picks):
             if r < 0:
                 continue
-            route = _route(tb, vehicles[i], held.trail_of(r), held.revenue_of(r))
+            route = _route(tb, searched.vehicles[i], held.trail_of(r), held.revenue_of(r))
             chosen[i] = route
             total += route.revenue
-            if kind == "ship":
+            if ship:
                 for name in route.nodes:
                     if ctx.goods_markers.get(name, 0) > 0:
                         goods[name] = goods.get(name, 0) + 1
@@ -808,8 +830,9 @@ def best_revenue(board, c: int, is_major: bool, vehicles, ctx: RevenueContext) -
     search.view_board(board)
     fill_vertex_values(search, search.b_tile, ctx)
     total = 0
-    for kind, group, ranges in _kind_groups(vehicles):
-        total += _assigned_revenue(_routes_of(search, board, c, is_major, kind == "ship", ranges[0]), ranges)
+    ship: cython.bint
+    for ship, group, ranges in fleet_of(vehicles).kinds:
+        total += _routes_of(search, board, c, is_major, ship, ranges[0])._assign(ranges)
     return total
 
 
@@ -862,11 +885,12 @@ class FleetSearch:
         for v in range(search.n_nodes):
             self.extra[v] -= _printed_value(search, self.tile, v)
         self.kinds = []
-        for kind, group, ranges in _kind_groups(vehicles):
-            starts = _flags(search, board, c, kind == "ship", is_major)
-            self.kinds.append((kind == "ship", starts, ranges))
+        ship: cython.bint
+        for ship, group, ranges in fleet_of(vehicles).kinds:
+            starts = _flags(search, board, c, ship, is_major)
+            self.kinds.append((ship, starts, ranges))
             self.flags[k * size:(k + 1) * size] = search.flags
-            _affected_hexes(search, search.lanes if kind == "ship" else board.road, search.flags,
+            _affected_hexes(search, search.lanes if ship else board.road, search.flags,
                             self.affected, k * self.span)
             self.reach0[k * size:(k + 1) * size] = search.seen
             k += 1
@@ -877,17 +901,23 @@ class FleetSearch:
         self._reset()
 
     @cython.cfunc
+    @cython.initializedcheck(False)
     def _reset(self) -> cython.void:
         """Forget the kinds' revenues on the board as it was, and gather `any_affected`."""
         self.bases = [-1] * len(self.kinds)
-        n_land: cython.int = len(self.any_affected)
+        # the views as locals: through `self`, each byte stored would make the C compiler
+        # read the views again (a byte store may alias anything)
+        any_affected: cython.uchar[::1] = self.any_affected
+        affected: cython.uchar[::1] = self.affected
+        n_land: cython.int = len(any_affected)
+        span: cython.int = self.span
         h: cython.int
         k: cython.int
         for h in range(n_land):
-            self.any_affected[h] = 0
+            any_affected[h] = 0
         for k in range(len(self.kinds)):
             for h in range(n_land):
-                self.any_affected[h] |= self.affected[k * self.span + h]
+                any_affected[h] |= affected[k * span + h]
 
     @cython.ccall
     def lay_changed(self, h: cython.int) -> cython.void:
@@ -975,7 +1005,6 @@ class FleetSearch:
         search.value[:] = self.values
         total: cython.int = 0
         kind_total: cython.int
-        r: cython.int
         k: cython.Py_ssize_t
         n: cython.Py_ssize_t = len(search.flags)
         n_land: cython.Py_ssize_t = len(self.any_affected)
@@ -988,10 +1017,7 @@ class FleetSearch:
                 total += self.bases[k]
                 continue
             search.flags[:] = self.flags[k * n:(k + 1) * n]
-            kind_total = 0
-            for r in _enumerate_and_assign(search, self.board, self.is_major, ship, starts, ranges):
-                if r >= 0:
-                    kind_total += search.revenue_of(r)
+            kind_total = _enumerated_revenue(search, self.board, self.is_major, ship, starts, ranges)
             if unchanged:
                 self.bases[k] = kind_total
             total += kind_total
@@ -1037,10 +1063,10 @@ class FleetSearch:
                 # the board as it is: its routes as `best_revenue` keeps them (each bonus
                 # is taken back: they stay those of the board)
                 held = _routes_of(search, self.board, self.c, self.is_major, ship, ranges[0])
-                base = self.bases[k] = _assigned_revenue(held, ranges)
+                base = self.bases[k] = held._assign(ranges)
                 for i in reached:
                     held.add_at_ends(offboards[i], amount)
-                    totals[i] += _assigned_revenue(held, ranges) - base
+                    totals[i] += held._assign(ranges) - base
                     held.add_at_ends(offboards[i], -amount)
             for i in range(len(offboards)):
                 totals[i] += self.bases[k]
@@ -1060,6 +1086,7 @@ def fleet_search(board, c: int, is_major: bool, vehicles, ctx: RevenueContext) -
 
 
 @cython.cfunc
+@cython.initializedcheck(False)
 def _affected_hexes(search: _Search, graph, flags: cython.uchar[::1], out: cython.uchar[::1],
                     at: cython.int) -> cython.void:
     """Fill out[at:] (land hexes, then revenue vertices; not a slice, which would be a
@@ -1074,13 +1101,14 @@ def _affected_hexes(search: _Search, graph, flags: cython.uchar[::1], out: cytho
     bonus on another's value leaves the kind's revenue alone too."""
     v: cython.int
     top: cython.int = 0
+    seen: cython.uchar[::1] = search.seen  # a local view: see FleetSearch._reset
     for v in range(search.n_land + search.n_rev):
         out[at + v] = 0
-    for v in range(len(search.seen)):
-        search.seen[v] = 0
+    for v in range(len(seen)):
+        seen[v] = 0
     for v in range(search.n_nodes):  # only nodes hold stations
         if flags[v] & OWN:
-            search.seen[v] = 1
+            seen[v] = 1
             search._mark(v, out, at)
             search.queue[top] = v
             top += 1
