@@ -68,7 +68,7 @@ bench: $(BUILT)
 # resuming a stopped search; then the ladder of players with its report (reports/ladder/).
 # Both are long (docs/strong-players.md) and not part of CI.
 tune: $(BUILT)
-	$(VENV)/bin/menorca-sim tune experiments/tune_heuristic.toml --jobs 1
+	$(VENV)/bin/menorca-sim tune experiments/tune_heuristic.toml --jobs 2
 
 ladder: $(BUILT)
 	$(VENV)/bin/menorca-sim run experiments/ladder.toml --out reports/ladder/data --jobs 2 --resume
