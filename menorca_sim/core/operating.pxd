@@ -6,7 +6,7 @@ from menorca_sim.core.codes cimport (AB_EXTRA_TILE_LAY, AB_FREE_MARKET_MARKER, A
                                      RIGHT, SELL_OWN, SKIP, STEP_BUY_BACK, STEP_DIVIDEND, STEP_LEGACY,
                                      STEP_SELL_OWN, STEP_STATION, STEP_TRACK, STEP_VEHICLES, TREASURY, WITHHOLD)
 from menorca_sim.core.engine cimport Engine
-from menorca_sim.core.phases cimport advance, company_to_discard
+from menorca_sim.core cimport phases  # its functions called at C level
 
 cpdef void begin_or(Engine eng)
 cpdef str decision(Engine eng)

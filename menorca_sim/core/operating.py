@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import cython
 
-from menorca_sim.core.phases import advance, company_to_discard
+from menorca_sim.core import phases
 from menorca_sim.core.routes import RevenueContext
 from menorca_sim.core.stock import request_marker
 from menorca_sim.core.track import MANUFACTORY, PORT, STATION_KINDS
@@ -82,7 +82,7 @@ def _operates_before(eng, c: cython.int, d: cython.int) -> cython.bint:
 def settle(eng) -> None:
     """Run the automatic parts of the round until a decision is pending or the OR ends."""
     while eng.stage == OPERATING and eng.pm_kind == NO_MARKER and not eng.offer \
-            and company_to_discard(eng) < 0:
+            and phases.company_to_discard(eng) < 0:
         if eng.or_company < 0:
             c = next_company(eng)
             if c < 0:
@@ -375,7 +375,7 @@ def _buy(eng, c: cython.int, v: cython.int, seller: cython.int, price: cython.in
     eng.vehicles_bought[c] += 1
     t = eng.t
     if seller < 0 and t.vehicle_is_ship[v] and t.vehicle_phase[v] == eng.phase + 1:
-        advance(eng)
+        phases.advance(eng)
 
 
 def _forced_buy(eng, c: cython.int, v: cython.int, price: cython.int) -> None:
