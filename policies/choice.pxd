@@ -5,5 +5,5 @@
 cimport cython
 from libc.math cimport exp
 
-@cython.locals(v=cython.double, draw=cython.double, i=Py_ssize_t)
+@cython.locals(v=cython.double, total=cython.double, draw=cython.double, i=Py_ssize_t)
 cdef Py_ssize_t _draw(object values, Py_ssize_t best, double top, double width, double uniform) except -1

@@ -51,10 +51,13 @@ class Chooser:
 def _draw(values: Sequence[float], best: int, top: float, width: float, uniform: float) -> int:
     """The option drawn by `uniform` (in [0, 1)) with the weights of `Chooser.pick` (typed
     in choice.pxd: the same float operations, in the same order, as Python's)."""
-    weights = [exp((v - top) / width) for v in values]
-    draw = uniform * sum(weights)
-    for i in range(len(weights)):
-        draw -= weights[i]
+    total = 0.0  # the weights' sum, added in order (as Python 3.11's sum of floats does)
+    for v in values:
+        total += exp((v - top) / width)
+    draw = uniform * total
+    for i in range(len(values)):  # each weight again (exp gives the same double): no list of them built
+        v = values[i]
+        draw -= exp((v - top) / width)
         if draw < 0:
             return i
     return best  # rounding left the draw at the very end: the last weight is the best's share

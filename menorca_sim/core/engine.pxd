@@ -157,3 +157,7 @@ cdef class Engine:
     cpdef int[::1] legal_codes(self)
     cpdef tuple legal_action(self, int i)
     cpdef void apply(self, tuple action) except *
+
+# The rounds' modules: the engine calls their cpdef functions at C level, not through
+# Python attributes (their .pxd files cimport Engine above, so this comes after it).
+from menorca_sim.core cimport auction, operating, phases, stock

@@ -6,6 +6,7 @@ from menorca_sim.core.codes cimport (AB_EXTRA_TILE_LAY, AB_FREE_MARKET_MARKER, A
                                      RIGHT, SELL_OWN, SKIP, STEP_BUY_BACK, STEP_DIVIDEND, STEP_LEGACY,
                                      STEP_SELL_OWN, STEP_STATION, STEP_TRACK, STEP_VEHICLES, TREASURY, WITHHOLD)
 from menorca_sim.core.engine cimport Engine
+from menorca_sim.core cimport phases  # its functions called at C level
 
 cpdef void begin_or(Engine eng)
 cpdef str decision(Engine eng)
@@ -22,6 +23,7 @@ cdef void _tile_lays(Engine eng, int c)
 cpdef tuple lay_terms(Engine eng, int c)
 cdef list _lays_on(Engine eng, int c, object board, int cash)
 cpdef list tile_lays_on(Engine eng, int c, object board, int cash)
+cdef object _ask_board(Engine eng, object board, str question, tuple args)
 cdef void _station_sites(Engine eng, int c)
 cdef int _homes_owed(Engine eng, int n)
 cpdef str station_kind(Engine eng, int c)

@@ -211,7 +211,7 @@ def _lays_on(eng, c: cython.int, board, cash: cython.int) -> list:
     """Company c's lays on `board` (the game's, or a copy) paying from `cash`, as
     (land hex, tile, rotation, cost) indices."""
     colours, discount = lay_terms(eng, c)
-    return _ask_board(eng, board, "_tile_lays", c, colours, cash, discount)
+    return _ask_board(eng, board, "_tile_lays", (c, colours, cash, discount))
 
 
 def tile_lays_on(eng, c: cython.int, board, cash: cython.int) -> list:
@@ -221,7 +221,7 @@ def tile_lays_on(eng, c: cython.int, board, cash: cython.int) -> list:
     return [(LAY_TILE, land[h], tile_ids[tile], rot, cost) for h, tile, rot, cost in _lays_on(eng, c, board, cash)]
 
 
-def _ask_board(eng, board, question: str, *args):
+def _ask_board(eng, board, question: str, args: tuple):
     """`board.question(*args)`, remembered for the last question asked: the players ask
     again for the lays the engine has just found (`Game.next_lays` with no lays done), and
     so do copies of the game (which keep the memo). The key holds the whole map state (tiles,
@@ -247,7 +247,7 @@ def _station_sites(eng, c: cython.int) -> None:
     reserve: cython.bint = t.reserve_home_slots
     cost: cython.int
     n: cython.int
-    for n in _ask_board(eng, eng.board, "_station_sites", c, PORT if eng.is_major(c) else MANUFACTORY):
+    for n in _ask_board(eng, eng.board, "_station_sites", (c, PORT if eng.is_major(c) else MANUFACTORY)):
         if reserve and eng.board._free_slots(n) <= _homes_owed(eng, n):
             continue
         cost = 0 if n in free else t.station_cost
