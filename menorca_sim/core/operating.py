@@ -6,9 +6,8 @@ from __future__ import annotations
 
 import cython
 
-from menorca_sim.core import phases
+from menorca_sim.core import phases, stock  # modules, not names: stock may still be loading (it cimports engine)
 from menorca_sim.core.routes import RevenueContext
-from menorca_sim.core.stock import request_marker
 from menorca_sim.core.track import MANUFACTORY, PORT, STATION_KINDS
 
 if not cython.compiled:
@@ -501,7 +500,7 @@ def apply(eng, action: tuple) -> None:
         eng.revenue_version += 1
         _next_step(eng)
         if eng.t.ability[l] == AB_FREE_MARKET_MARKER:
-            request_marker(eng, MARKET_MARKER, c, d, eng.t.ab_count[l])
+            stock.request_marker(eng, MARKET_MARKER, c, d, eng.t.ab_count[l])
     elif kind == LAY_TILE:
         eng.board.lay_tile(action[1], action[2], action[3])
         eng.co_cash[c] -= action[4]

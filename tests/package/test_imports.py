@@ -97,3 +97,20 @@ def test_core_and_rules_import_nothing_above_them():
     for name, edges in graph.items():
         if name.startswith(("menorca_sim.core", "menorca_sim.rules")):
             assert not [e for e in edges if e.startswith(above)], name
+
+
+def test_every_compiled_module_imports_first():
+    """The compiled modules also import one another through their .pxd (a cimported type
+    loads its module): each must load in a fresh process as the first import of all."""
+    import subprocess
+    import sys
+
+    from menorca_sim.compiled import module_name, sources
+
+    failed = {}
+    for source in sources():
+        done = subprocess.run([sys.executable, "-c", f"import {module_name(source)}"], cwd=ROOT,
+                              capture_output=True, text=True)
+        if done.returncode:
+            failed[module_name(source)] = done.stderr.strip().splitlines()[-1]
+    assert failed == {}
