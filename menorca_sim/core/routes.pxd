@@ -155,6 +155,7 @@ cdef class FleetSearch:
     cdef unsigned char[::1] any_affected  # per land hex: some kind's affected hexes hold it
     cdef _Search ships  # the ships' routes as enumerated once per set-up, their revenues at ships.value (`_ship_revenue`)
     cdef bint ships_held  # `ships` holds them (False: not enumerated since set-up)
+    cdef int ships_best  # their best revenue at ships.value (-1: not assigned since the values changed)
     cdef void set_up(self, object board, int c, bint is_major, object vehicles, RevenueContext ctx)
     cdef void _reset(self)
     cpdef void lay_changed(self, int h)

@@ -1060,11 +1060,15 @@ class FleetSearch:
             ships.flags[:] = self.flags[k * n:(k + 1) * n]
             _enumerate(ships, self.board, self.is_major, True, starts, ranges[0])
             self.ships_held = True
+            self.ships_best = -1
         for v in range(search.n_rev):  # the other vertices' values are 0 in every search
             if ships.value[v] != search.value[v]:
                 ships.add_on_trails(v, search.value[v] - ships.value[v])
                 ships.value[v] = search.value[v]
-        return ships._assign(ranges)
+                self.ships_best = -1
+        if self.ships_best < 0:  # else the values are those of the last assignment (a lay of no new colour)
+            self.ships_best = ships._assign(ranges)
+        return self.ships_best
 
     @cython.ccall
     def affects(self, h: cython.int) -> cython.bint:
