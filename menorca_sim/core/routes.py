@@ -551,6 +551,18 @@ class _Search:
             if self.r_trail[self.r_off[r]] == v or self.r_trail[self.r_off[r + 1] - 1] == v:
                 self.r_rev[r] += amount
 
+    @cython.cfunc
+    def add_on_trails(self, v: cython.int, amount: cython.int) -> cython.void:
+        """Add `amount` to the revenue of each route enumerated that visits vertex v (once
+        for a route visiting it more than once, as the walk counts it)."""
+        r: cython.int
+        j: cython.int
+        for r in range(self.n):
+            for j in range(self.r_off[r], self.r_off[r + 1]):
+                if self.r_trail[j] == v:
+                    self.r_rev[r] += amount
+                    break
+
     @cython.ccall
     def trail_of(self, r: cython.int) -> list:
         return [self.r_trail[j] for j in range(self.r_off[r], self.r_off[r + 1])]
@@ -865,6 +877,8 @@ class FleetSearch:
         self.reach0 = bytearray(len(KINDS) * size)
         self.affected0 = bytearray(len(KINDS) * self.span)
         self.any_affected = bytearray(search.n_land)
+        self.ships = _Search(size, search.words)
+        self.ships.bind(board.tables)
         self.set_up(board, c, is_major, vehicles, ctx)
 
     @cython.cfunc
@@ -898,6 +912,7 @@ class FleetSearch:
         self.touched = -1
         self.changed = []
         self.moved = []
+        self.ships_held = False
         self._reset()
 
     @cython.cfunc
@@ -1016,12 +1031,44 @@ class FleetSearch:
             if unchanged and self.bases[k] >= 0:
                 total += self.bases[k]
                 continue
-            search.flags[:] = self.flags[k * n:(k + 1) * n]
-            kind_total = _enumerated_revenue(search, self.board, self.is_major, ship, starts, ranges)
+            if ship:
+                kind_total = self._ship_revenue(k)
+            else:
+                search.flags[:] = self.flags[k * n:(k + 1) * n]
+                kind_total = _enumerated_revenue(search, self.board, self.is_major, ship, starts, ranges)
             if unchanged:
                 self.bases[k] = kind_total
             total += kind_total
         return total
+
+    @cython.cfunc
+    def _ship_revenue(self, k: cython.Py_ssize_t) -> cython.int:
+        """The revenue of the ships (kind k) with the vertex values in the shared search's
+        `value`. Their routes run over the lanes, which no lay changes, from and to
+        stations, which stay as at set-up: a lay changes only the value of its hex's
+        node. So they are enumerated once per set-up (in `ships`, apart from the shared
+        buffers other searches use), and each question after adds each node's change of
+        value to the routes visiting it: the same routes and revenues as enumerated
+        anew, and so the same best revenue."""
+        search: _Search = self.search
+        ships: _Search = self.ships
+        _, starts, ranges = self.kinds[k]
+        n: cython.Py_ssize_t = len(search.flags)
+        v: cython.int
+        if not self.ships_held:
+            ships.value[:] = search.value
+            ships.flags[:] = self.flags[k * n:(k + 1) * n]
+            _enumerate(ships, self.board, self.is_major, True, starts, ranges[0])
+            self.ships_held = True
+            self.ships_best = -1
+        for v in range(search.n_rev):  # the other vertices' values are 0 in every search
+            if ships.value[v] != search.value[v]:
+                ships.add_on_trails(v, search.value[v] - ships.value[v])
+                ships.value[v] = search.value[v]
+                self.ships_best = -1
+        if self.ships_best < 0:  # else the values are those of the last assignment (a lay of no new colour)
+            self.ships_best = ships._assign(ranges)
+        return self.ships_best
 
     @cython.ccall
     def affects(self, h: cython.int) -> cython.bint:

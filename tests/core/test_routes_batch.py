@@ -395,3 +395,21 @@ def test_lays_out_of_a_fleets_reach_earn_what_the_map_earns():
                     if not inside:
                         assert game.route_revenue(company, fleet, [lay]) == base
     assert reach[True] > 0 and reach[False] > 0
+
+
+@pytest.mark.parametrize("players,seed", [(2, 1), (3, 3)])
+def test_ship_lay_revenues_follow_a_ports_new_colour(players, seed):
+    """A fleet search enumerates the ships' routes once and values them again per lay
+    (`FleetSearch._ship_revenue`): the lays that change what ships earn (a port's new
+    colour) earn what a fresh search finds, with the lays that change nothing between."""
+    changed = 0
+    for game, lays in lay_positions(players, seed, "heuristic", limit=60):
+        company = game.actor_label()
+        ships = fleets(game, company)[2]
+        if not ships:
+            continue
+        base = game.route_revenue(company, ships)
+        expected = [game.route_revenue(company, ships, [lay]) for lay in lays]
+        assert game.lay_revenues(company, ships, lays) == expected
+        changed += sum(revenue != base for revenue in expected)
+    assert changed > 0  # some lays changed what the ships earn
