@@ -65,7 +65,7 @@ class Scale:
     count_games: int  # games whose instructions callgrind counts per commit
 
 
-FULL = Scale(compiled_games=300, pure_games=10, profile_games=40, parallel_games=200, worker_games=400,
+FULL = Scale(compiled_games=300, pure_games=10, profile_games=40, parallel_games=3000, worker_games=400,
              long_games=200_000, aggregate_games=1_000_000, study_games=10_000, rounds_games=600,
              against_games=20, count_games=10)
 QUICK = Scale(compiled_games=20, pure_games=2, profile_games=6, parallel_games=24, worker_games=24,
