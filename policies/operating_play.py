@@ -7,7 +7,7 @@ from __future__ import annotations
 from menorca_sim.core.codes import BUY_VEHICLE, FORCED_BUY, PAYOUT, PLACE_STATION, SKIP, WITHHOLD
 from policies.base import find_action, move_index
 from policies.choice import MONEY_SCALE, Chooser
-from policies.valuation import DecisionCache, surviving, vehicle_shortfall
+from policies.valuation import DecisionCache, outlook, surviving, vehicle_shortfall
 
 
 def _company(game, cache: DecisionCache) -> tuple[str, dict]:
@@ -156,20 +156,13 @@ def _earnings(game, company: str, fleet: list[str]) -> tuple[int, int]:
 
 def starts_phase(game, vehicle: str) -> bool:
     """Buying `vehicle` from the bank starts the next phase (the first ship of its tier)."""
-    rs = game.ruleset
-    return rs.vehicles[vehicle].kind != "cart" and rs.tier_index[vehicle] == game.phase_index() + 1
+    o = outlook(game)
+    return o.kind[vehicle] != "cart" and o.tier[vehicle] == o.next
 
 
-def after_phase_change(game, fleet: list[str]) -> list[str]:
-    """`fleet` once the next phase begins: its retired vehicles gone and each kind cut
-    down to the new limit, the cheapest first (the ruleset's default discard order)."""
-    rs = game.ruleset
-    limit = rs.phases[game.phase_index() + 1].limit
-    kept = sorted(surviving(game, fleet), key=lambda v: -rs.vehicles[v].price)
-    out = []
-    for kind in ("ship", "cart"):
-        out += [v for v in kept if (rs.vehicles[v].kind == "cart") == (kind == "cart")][:limit]
-    return out
+def after_phase_change(game, fleet: list[str]) -> tuple[str, ...]:
+    """`fleet` once the next phase begins (`Outlook.after_change`)."""
+    return outlook(game).after_change(fleet)
 
 
 def phase_change_harm(game, company: str, params, cache: DecisionCache) -> float:
@@ -227,9 +220,9 @@ def upgrade(game, info: dict, choices: list[tuple], params) -> int:
     phases with better tiles and longer ships, which a company with a full network and
     idle cash can only gain from. The index of the purchase (`buy_vehicle`'s `choices`),
     -1 for none."""
-    rs = game.ruleset
-    tier = rs.tier_index  # vehicle -> its phase's index
-    ships = [c for c in choices if rs.vehicles[c[3][1]].kind != "cart"
+    o = outlook(game)
+    kind, tier = o.kind, o.tier  # tier: vehicle -> its phase's index
+    ships = [c for c in choices if kind[c[3][1]] != "cart"
              and info["cash"] >= (1 + params.upgrade_ships) * c[3][3]
              and (c[3][2] is None or tier[c[3][2]] < tier[c[3][1]])]
     if not ships:
@@ -243,19 +236,19 @@ def _investments(game, company: str, fleet: list[str]) -> list[tuple[str, str | 
     """(vehicle, vehicle returned for it or None, list price) of each purchase the
     company may make under its fleet limit, or (a ship at the ship limit) in place of
     one of its ships. The list price is before any legacy discount: errs on the safe side."""
-    rs = game.ruleset
-    limit = rs.phases[game.phase_index()].limit
+    o = outlook(game)
+    kinds, limit = o.kind, o.limit
     out = []
     for v in sorted(set(game.vehicles_for_sale(company))):
-        kind = rs.vehicles[v].kind
-        same_kind = [x for x in fleet if rs.vehicles[x].kind == kind]
+        kind = kinds[v]
+        same_kind = [x for x in fleet if kinds[x] == kind]
         if len(same_kind) < limit:
             returns = [None]
         elif kind != "cart":  # a ship may be returned to make room
             returns = sorted(set(same_kind))
         else:
             continue
-        out += [(v, returned, rs.vehicles[v].price) for returned in returns]
+        out += [(v, returned, o.price[v]) for returned in returns]
     return out
 
 

@@ -82,16 +82,75 @@ class DecisionCache:
         return self._answers[key]
 
 
-def surviving(game, fleet: list[str]) -> list[str]:
+class Outlook:
+    """A ruleset's vehicles as the players read them in one phase (kind, price, tier,
+    retirement, the fleet limits now and after the next phase change), in plain dicts
+    made once, and each fleet's `surviving` and `after_change` remembered: the players
+    ask them for the same few fleets at most decisions, for every seat and game."""
+
+    def __init__(self, rs, phase: int) -> None:
+        self.ruleset, self.phase = rs, phase
+        self.next = phase + 1  # the next phase's index
+        self.kind = {v: spec.kind for v, spec in rs.vehicles.items()}
+        self.price = {v: spec.price for v, spec in rs.vehicles.items()}
+        self.tier = rs.tier_index
+        self.retire = rs.retire_index
+        self.limit = rs.phases[phase].limit
+        # (no next phase: asked of no fleet, since no vehicle starts it)
+        self.next_limit = rs.phases[self.next].limit if self.next < len(rs.phases) else 0
+        self._surviving: dict[tuple, tuple] = {}  # fleet -> surviving(fleet)
+        self._after: dict[tuple, tuple] = {}  # fleet -> after_change(fleet)
+
+    def surviving(self, fleet) -> tuple[str, ...]:
+        """The vehicles of `fleet` still running after the next phase change."""
+        key = tuple(fleet)
+        out = self._surviving.get(key)
+        if out is None:
+            retire, nxt = self.retire, self.next
+            out = self._surviving[key] = tuple([v for v in key if retire[v] > nxt])
+        return out
+
+    def after_change(self, fleet) -> tuple[str, ...]:
+        """`fleet` once the next phase begins: its retired vehicles gone and each kind
+        cut down to the new limit, the cheapest first (the ruleset's default discard order)."""
+        key = tuple(fleet)
+        out = self._after.get(key)
+        if out is None:
+            price, kind, limit = self.price, self.kind, self.next_limit
+            kept = sorted(self.surviving(key), key=price.__getitem__, reverse=True)  # stable: equal prices keep their order
+            out = tuple([v for v in kept if kind[v] != "cart"][:limit] + [v for v in kept if kind[v] == "cart"][:limit])
+            self._after[key] = out
+        return out
+
+
+_OUTLOOKS: dict[tuple, Outlook] = {}  # (ruleset sha256, phase index) -> its Outlook
+_last_outlook: Outlook | None = None  # the last one asked for: almost always the one asked next
+
+
+def outlook(game) -> Outlook:
+    """The `Outlook` of the game's ruleset in the phase in force."""
+    global _last_outlook
+    rs, phase = game.ruleset, game.phase_index()
+    out = _last_outlook
+    if out is not None and out.ruleset is rs and out.phase == phase:
+        return out
+    key = (rs.sha256, phase)
+    out = _OUTLOOKS.get(key)
+    if out is None:
+        out = _OUTLOOKS[key] = Outlook(rs, phase)
+    _last_outlook = out
+    return out
+
+
+def surviving(game, fleet: list[str]) -> tuple[str, ...]:
     """The vehicles of `fleet` still running after the next phase change."""
-    retire = game.ruleset.retire_index
-    nxt = game.phase_index() + 1
-    return [v for v in fleet if retire[v] > nxt]
+    return outlook(game).surviving(fleet)
 
 
 def cheapest_vehicle(game, company: str) -> int:
     """Price of the cheapest vehicle the bank sells this company now (0 if none)."""
-    prices = [game.ruleset.vehicles[v].price for v in game.vehicles_for_sale(company)]
+    price = outlook(game).price
+    prices = [price[v] for v in game.vehicles_for_sale(company)]
     return min(prices) if prices else 0
 
 
