@@ -4,10 +4,15 @@ asked of the core's `best_routes` on a copy of the map, or of its `lay_revenues`
 all candidate lays at once (the Game's what-if questions); no rule is re-implemented here."""
 from __future__ import annotations
 
+import cython
+
 from menorca_sim.core.codes import BUY_VEHICLE, FORCED_BUY, PAYOUT, PLACE_STATION, SKIP, WITHHOLD
 from policies.base import find_action, move_index
 from policies.choice import MONEY_SCALE, Chooser
-from policies.valuation import DecisionCache, outlook, surviving, vehicle_shortfall
+from policies.valuation import DecisionCache
+
+if not cython.compiled:  # compiled, operating_play.pxd cimports them
+    from policies.valuation import outlook, surviving, vehicle_shortfall
 
 
 def _company(game, cache: DecisionCache) -> tuple[str, dict]:
@@ -43,8 +48,9 @@ def lay_tile(game, params, cache: DecisionCache, chooser: Chooser) -> int:
     revenues = ask.lay_revenues(company, fleet, lays)
     base = ask.route_revenue(company, fleet)
     skip = move_index(game, SKIP, last=True)
+    horizon = params.horizon  # read once, not per lay
     best = _best_gain(chooser, [skip] + at,
-                      [0.0] + [(revenue - base) * params.horizon - lay[3] for lay, revenue in zip(lays, revenues)])
+                      [0.0] + [(revenue - base) * horizon - lay[3] for lay, revenue in zip(lays, revenues)])
     if best != skip or base > 0 or params.lookahead < 2:
         return best
     best_key = (0.0, 0)
@@ -114,8 +120,9 @@ def place_station(game, params, cache: DecisionCache, chooser: Chooser) -> int:
     ask = game.whatif
     revenues = ask.station_revenues(company, fleet, [node for _, node, _ in sites])  # the revenue before them on the way
     base = ask.route_revenue(company, fleet)
+    horizon = params.horizon  # read once, not per site
     return _best_gain(chooser, [skip] + [i for i, _, _ in sites],
-                      [0.0] + [(revenue - base) * params.horizon - cost for (_, _, cost), revenue in zip(sites, revenues)])
+                      [0.0] + [(revenue - base) * horizon - cost for (_, _, cost), revenue in zip(sites, revenues)])
 
 
 def _best_gain(chooser: Chooser, options: list, gains: list[float]):

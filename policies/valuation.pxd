@@ -33,3 +33,5 @@ cdef Outlook _last_outlook
 @cython.locals(out=Outlook, phase=int)
 cpdef Outlook outlook(object game)
 cpdef tuple surviving(object game, object fleet)
+cpdef object cheapest_vehicle(object game, object company)
+cpdef object vehicle_shortfall(object game, object company, object info)

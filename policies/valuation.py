@@ -76,10 +76,15 @@ class DecisionCache:
 
     def once(self, key: tuple, ask, *args):
         """`ask(*args)`, asked once per decision for each `key` (the arguments given, not
-        bound in a closure: compiled, a function holding one builds it at every call)."""
-        if key not in self._answers:
-            self._answers[key] = ask(*args)
-        return self._answers[key]
+        bound in a closure: compiled, a function holding one builds it at every call).
+        One look-up where it was asked already (a tuple's hash is not kept)."""
+        answer = self._answers.get(key, _UNASKED)
+        if answer is _UNASKED:
+            answer = self._answers[key] = ask(*args)
+        return answer
+
+
+_UNASKED = object()  # `once`'s mark of a key not asked yet (an answer may be None)
 
 
 class Outlook:
