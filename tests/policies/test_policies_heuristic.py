@@ -133,7 +133,6 @@ def test_fleet_after_a_phase_change_loses_retired_and_cheapest_vehicles(ruleset)
         ["freight_wagon", "frigate", "polacca"]
 
 
-
 def test_outlook_is_made_once_per_phase_and_remembers_each_fleet(ruleset):
     from policies.valuation import outlook
     in_5h, in_6h = _in_phase(ruleset, "5H"), _in_phase(ruleset, "6H")
@@ -142,6 +141,7 @@ def test_outlook_is_made_once_per_phase_and_remembers_each_fleet(ruleset):
     # 6H -> 7H: xebecs and carts retire; the answer is kept for the fleet, whatever list names it
     assert o6.surviving(["xebec", "cart", "frigate"]) == ("frigate",)
     assert o6.surviving(("xebec", "cart", "frigate")) is o6.surviving(["xebec", "cart", "frigate"])
+
 
 def _final_phases(ruleset, spec, seeds):
     return [ruleset.phase_index(play(ruleset, [spec] * 3, seed)["phase"]) for seed in seeds]
