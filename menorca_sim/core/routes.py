@@ -467,13 +467,17 @@ class _Search:
     @cython.initializedcheck(False)
     def _branch(self) -> cython.void:
         """The best assignment, depth first: vehicle k picks a route (or none), from the
-        place in `order` where an identical vehicle k-1's candidates stopped, so that
-        identical vehicles never swap routes. Where vehicle k runs none, so do the
-        vehicles after it: a route of theirs would earn as much on vehicle k (whose range
-        is at least theirs), in an assignment searched before (and of equal assignments
-        the first found is kept). A loop over a stack (`at`, `gained`), not recursion:
-        the candidates' arrays are taken as locals once per assignment (read through
-        `self`, each store into `used` would make the C compiler read them all again)."""
+        place in `order` just past the route of each vehicle j before it whose route
+        vehicle k could run: a route of k's before that place would earn as much on j
+        (whose range is at least k's) with j's route on k, an assignment searched before
+        (candidates come in `order`), so vehicles never swap routes (identical vehicles
+        take rising places). Where vehicle k runs none, so do the vehicles after it: a
+        route of theirs would earn as much on vehicle k, in an assignment searched before
+        too. Of equal assignments the first found is kept, so the search finds the same
+        plan as one that tried every swap. A loop over a stack (`at`, `gained`), not
+        recursion: the candidates' arrays are taken as locals once per assignment (read
+        through `self`, each store into `used` would make the C compiler read them all
+        again)."""
         nv: cython.int = self.nv
         n: cython.int = self.n
         words: cython.int = self.words
@@ -497,7 +501,10 @@ class _Search:
             cur = self.gained[k]
             if entering:  # vehicle k's first candidate: none if no pick of it can do better
                 if k < nv and cur + self.bound[k] > best:
-                    self.at[k] = self.at[k - 1] if k > 0 and self.vrange[k - 1] == self.vrange[k] else 0
+                    self.at[k] = 0
+                    for j in range(k):
+                        if self.at[j] > self.at[k] and length[self.choice[j]] <= self.vrange[k]:
+                            self.at[k] = self.at[j]
                 else:
                     self.at[k] = n
                 entering = False
