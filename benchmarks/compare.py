@@ -100,7 +100,9 @@ def _game_player(rs):
 
 
 def _child(tree: Path, games: int, first_seed: int, wrap: list[str] | None = None) -> dict:
-    env = dict(os.environ, PYTHONPATH=str(tree), PYTHONHASHSEED="0")  # the same dict orders: exact counts
+    # the same dict orders: exact counts; and no idle BLAS threads, whose spinning callgrind
+    # counted as up to 1 M instructions per game of noise (a game does no linear algebra)
+    env = dict(os.environ, PYTHONPATH=str(tree), PYTHONHASHSEED="0", OPENBLAS_NUM_THREADS="1")
     env.pop("MENORCA_SIM_PURE", None)
     cmd = (wrap or []) + [sys.executable, str(Path(__file__).resolve()), "--child", str(tree), str(games),
                           str(first_seed)]
