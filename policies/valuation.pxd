@@ -13,7 +13,6 @@ cdef class DecisionCache:
 # An Outlook is asked at most decisions (a fleet's survivors, its fleet after the phase
 # change, vehicle prices and kinds): its fields are C slots, read without a dict lookup.
 cdef class Outlook:
-    cdef readonly object ruleset  # the Ruleset
     cdef readonly int phase  # the phase's index
     cdef readonly int next  # the next phase's index
     cdef readonly dict kind  # vehicle id -> its kind
@@ -28,6 +27,7 @@ cdef class Outlook:
     cpdef tuple surviving(self, object fleet)
     cpdef tuple after_change(self, object fleet)
 
+cdef object _last_ruleset
 cdef Outlook _last_outlook
 
 @cython.locals(out=Outlook, phase=int)

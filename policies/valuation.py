@@ -2,7 +2,7 @@
 than once (`DecisionCache`), a company's vehicles' outlook, a legacy's worth."""
 from __future__ import annotations
 
-
+from menorca_sim.core.tables import per_ruleset
 
 # The parts of the state records the scripted players read (built at every decision):
 # of every company, and of the company whose own decision it is.
@@ -94,7 +94,7 @@ class Outlook:
     ask them for the same few fleets at most decisions, for every seat and game."""
 
     def __init__(self, rs, phase: int) -> None:
-        self.ruleset, self.phase = rs, phase
+        self.phase = phase
         self.next = phase + 1  # the next phase's index
         self.kind = {v: spec.kind for v, spec in rs.vehicles.items()}
         self.price = {v: spec.price for v, spec in rs.vehicles.items()}
@@ -128,22 +128,24 @@ class Outlook:
         return out
 
 
-_OUTLOOKS: dict[tuple, Outlook] = {}  # (ruleset sha256, phase index) -> its Outlook
-_last_outlook: Outlook | None = None  # the last one asked for: almost always the one asked next
+def outlooks(rs) -> list[Outlook]:
+    """Each phase's `Outlook` of `rs`, by phase index (made once per ruleset: `per_ruleset`)."""
+    return [Outlook(rs, phase) for phase in range(len(rs.phases))]
+
+
+_last_ruleset = None  # the ruleset of the last Outlook asked for,
+_last_outlook: Outlook | None = None  # which is almost always the one asked next
 
 
 def outlook(game) -> Outlook:
     """The `Outlook` of the game's ruleset in the phase in force."""
-    global _last_outlook
+    global _last_ruleset, _last_outlook
     rs, phase = game.ruleset, game.phase_index()
     out = _last_outlook
-    if out is not None and out.ruleset is rs and out.phase == phase:
+    if out is not None and rs is _last_ruleset and out.phase == phase:
         return out
-    key = (rs.sha256, phase)
-    out = _OUTLOOKS.get(key)
-    if out is None:
-        out = _OUTLOOKS[key] = Outlook(rs, phase)
-    _last_outlook = out
+    out = _last_outlook = per_ruleset(outlooks, rs)[phase]
+    _last_ruleset = rs
     return out
 
 
