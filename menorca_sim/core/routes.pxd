@@ -66,6 +66,8 @@ cdef class _Search:
     cdef int[::1] r_trail  # the routes' vertices
     # branch and bound
     cdef int[::1] order  # routes by revenue, best first (_sort_by_revenue)
+    cdef bint in_order  # `order` is that of the routes and revenues held now (False: sort again)
+    cdef list assigned  # the ranges best and best_choice answer for the routes held now (None: none)
     cdef int[::1] vrange  # [k] range of the k-th vehicle assigned
     cdef int[::1] bound  # [k] most the vehicles k.. can add (the assignment's bound)
     cdef int[::1] choice  # [k] route of vehicle k in the assignment tried
@@ -112,6 +114,7 @@ cdef class _Search:
     cdef int _record(self, int k) except? -1
     cpdef list assign(self, list ranges)
     cdef int _assign(self, list ranges)
+    cdef void _routes_changed(self)
     cdef void _sort_by_revenue(self)
     cdef void _branch(self)
     cdef void add_at_ends(self, int v, int amount)

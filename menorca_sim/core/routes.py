@@ -101,6 +101,8 @@ class _Search:
         self._grow_trails()
         self._size_fleet(4)
         self.count = array("i", [0]) * 256
+        self.in_order = False
+        self.assigned = None
         # value and flags are this object's, filled in place for each search: a new
         # array (and its memoryview) per query cost more than most searches
         self.value = array("i", [0]) * n_vertices
@@ -203,6 +205,7 @@ class _Search:
             self.ustack = array("i", [0]) * self.maxk
             self.trail = array("i", [0]) * (2 * maxrange + 2)  # a stub and a node per unit
         self.n = 0
+        self._routes_changed()
         self._distances(symmetric)
 
     @cython.cfunc
@@ -301,6 +304,7 @@ class _Search:
     def walk_from(self, starts: list) -> cython.int:
         """Every legal route starting at one of `starts`; returns how many."""
         s: cython.int
+        self._routes_changed()
         for s in starts:
             if self.dist[s] > self.maxk:
                 continue
@@ -397,7 +401,8 @@ class _Search:
 
     @cython.ccall
     def assign(self, ranges: list) -> list:
-        """Best route index per vehicle (ranges sorted longest first), -1 for none."""
+        """Best route index per vehicle (ranges sorted longest first, a list not changed
+        after: see `_assign`), -1 for none."""
         self._assign(ranges)
         k: cython.int
         return [self.best_choice[k] for k in range(self.nv)]
@@ -406,7 +411,11 @@ class _Search:
     def _assign(self, ranges: list) -> cython.int:
         """The best assignment's revenue (ranges sorted longest first); its route per
         vehicle is in best_choice (-1 for none). The revenue questions read only the
-        revenue: no list of picks is built for them."""
+        revenue: no list of picks is built for them. Asked again for the same ranges
+        (`Fleet`'s, never changed) with the routes and revenues unchanged, it answers
+        the last assignment again: a player values many fleets in turn on one map."""
+        if ranges == self.assigned:
+            return self.best
         nv: cython.int = len(ranges)
         i: cython.int
         j: cython.int
@@ -439,12 +448,23 @@ class _Search:
         for j in range(self.words):
             self.used[j] = 0
         self._branch()
+        self.assigned = ranges
         return self.best
+
+    @cython.cfunc
+    def _routes_changed(self) -> cython.void:
+        """The routes or their revenues change: `order` and the last assignment no longer hold."""
+        self.in_order = False
+        self.assigned = None
 
     @cython.cfunc
     @cython.initializedcheck(False)
     def _sort_by_revenue(self) -> cython.void:
-        """Stable counting sort of the routes by revenue, highest first, into `order`."""
+        """Stable counting sort of the routes by revenue, highest first, into `order`
+        (unless it holds them already: an enumeration is assigned for many fleets)."""
+        if self.in_order:
+            return
+        self.in_order = True
         i: cython.int
         top: cython.int = 0
         for i in range(self.n):
@@ -554,6 +574,7 @@ class _Search:
         """Add `amount` to the revenue of each route enumerated that starts or ends at
         vertex v (once for a route doing both)."""
         r: cython.int
+        self._routes_changed()
         for r in range(self.n):
             if self.r_trail[self.r_off[r]] == v or self.r_trail[self.r_off[r + 1] - 1] == v:
                 self.r_rev[r] += amount
@@ -564,6 +585,7 @@ class _Search:
         for a route visiting it more than once, as the walk counts it)."""
         r: cython.int
         j: cython.int
+        self._routes_changed()
         for r in range(self.n):
             for j in range(self.r_off[r], self.r_off[r + 1]):
                 if self.r_trail[j] == v:
