@@ -143,6 +143,22 @@ def test_route_revenue_with_changes_equals_the_revenue_after_them():
     assert game.route_revenue(company, []) == 0 and game.route_plan(company, []) is None
 
 
+def test_a_fleets_revenue_is_that_of_the_fleet_searched_whole():
+    """`route_revenue` sums its ships' and its carts' revenues, each kept apart in the
+    memo (under the part of the fleet's code): the same as one search of the whole fleet,
+    whether the parts were asked before or not."""
+    game, company = _at_track_step()
+    whatif, eng = game.whatif, game._eng
+    c = eng.t.company_index[company]
+    ships = [v for v, spec in RS.vehicles.items() if spec.kind == "ship"][:3]
+    carts = [v for v, spec in RS.vehicles.items() if spec.kind != "ship"][:2]
+    fleets = [ships[:1] + carts[:1], ships[:2], carts, ships[1:] + carts, ships + carts[::-1], carts[::-1] + ships]
+    for fleet in fleets:
+        whole = eng.board.best_revenue(company, eng.is_major(c), whatif._fleet(fleet), whatif._context_of(c))
+        assert game.route_revenue(company, fleet) == whole
+    assert any(game.route_revenue(company, fleet) > 0 for fleet in fleets)
+
+
 def test_market_marker_what_ifs_leave_the_company_as_it_is():
     """A what-if marker changes the answer, never the company's own context (shared by
     the queries of one state)."""
