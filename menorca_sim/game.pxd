@@ -19,12 +19,12 @@ cdef class Game:
     cdef public Engine _eng  # the game's state
     cdef public object _legal  # the legal actions' dicts in this state, or None
     cdef public bint _settled  # no dicts built since the last action: the engine's moves are this state's
-    cdef public object _bank  # (phase, vehicles left) of the bank's vehicles in `_for_sale`
-    cdef public dict _for_sale  # company -> vehicles_for_sale(), while `_bank` holds
+    cdef public dict _for_sale  # company -> vehicles_for_sale(), in the bank's state below
+    cdef public int _bank_phase  # the phase of `_for_sale`'s answers (-1: none yet)
+    cdef public unsigned long long _bank_sold_out  # and the vehicle types sold out then (Game._sold_out)
     cdef public object _log  # GameLog, or None
     cdef public object _actor_now  # (seat, company index) deciding in this state, None before asked
     cdef public object _decision_now  # the decision pending in this state, None before asked
-    cdef public bint _bank_checked  # `_bank` compared with this state's bank
     cdef public list _history  # the internal actions applied, in order (see fingerprint)
     cdef public WhatIf _whatif  # answers the players' what-if revenue questions about this state
 
@@ -38,6 +38,8 @@ cdef class Game:
     cpdef list _legal_dicts(self)
     cpdef void _apply_move(self, int i, object action) except *
     cpdef int _director(self, int c)
+    @cython.locals(left="int[::1]", one=cython.ulonglong, sold_out=cython.ulonglong, v=Py_ssize_t)
+    cdef unsigned long long _sold_out(self)
 
 cdef object _player_field(Game g, int p, int field)
 @cython.locals(names=tuple, k=int)

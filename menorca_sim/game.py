@@ -52,8 +52,9 @@ class Game:
         self.seats = list(seats) if seats is not None else ["?"] * players
         self._legal = None  # the legal actions' dicts in this state
         self._settled = True  # the engine's moves, if built, are its own for this state
-        self._bank = None  # (phase, vehicles left) of the bank's vehicles on sale below
-        self._for_sale: dict = {}  # company -> vehicles_for_sale(), as asked while `_bank` holds
+        self._for_sale: dict = {}  # company -> vehicles_for_sale(), as asked in the bank's state below
+        self._bank_phase = -1  # the phase of those answers (-1: none yet)
+        self._bank_sold_out = 0  # and the vehicle types sold out then (bit v: type v; see _sold_out)
         self._forget_state()
         self._whatif = WhatIf(self._eng)
         self._history: list = []  # the internal actions applied, in order (see fingerprint)
@@ -91,7 +92,6 @@ class Game:
         a clone). Its WhatIf checks its own answers against the state it is asked in."""
         self._actor_now: tuple[int, int] | None = None
         self._decision_now: str | None = None
-        self._bank_checked = False  # `_bank` not yet compared with this state's bank
 
     def decision(self) -> str:
         if self._decision_now is None:
@@ -254,7 +254,9 @@ class Game:
         other.ruleset, other.seed, other.check, other.seats = self.ruleset, self.seed, self.check, self.seats
         other._eng = self._eng.clone()
         other._legal, other._settled = self._legal, self._settled  # the same state: the same legal actions
-        other._bank, other._for_sale = None, {}  # its own vehicles on sale
+        # the same bank: the same vehicles on sale (a game that finds its bank changed
+        # answers in a new dict, so the two never spoil each other's)
+        other._for_sale, other._bank_phase, other._bank_sold_out = self._for_sale, self._bank_phase, self._bank_sold_out
         other._forget_state()
         other._whatif = WhatIf(other._eng, self._whatif)  # its own revenues asked, the memo shared
         other._checker = self._checker.clone() if self._checker is not None else None
@@ -324,11 +326,9 @@ class Game:
         """Ids of the vehicles the bank sells now that `company` may own (one per copy
         type, in the ruleset's order)."""
         eng = self._eng
-        if not self._bank_checked:  # once per state
-            self._bank_checked = True
-            bank = (eng.phase, bytes(eng.vehicles_left))  # all the bank's offer depends on (bytes: a copy at C speed)
-            if bank != self._bank:
-                self._bank, self._for_sale = bank, {}
+        sold_out = self._sold_out()
+        if eng.phase != self._bank_phase or sold_out != self._bank_sold_out:
+            self._for_sale, self._bank_phase, self._bank_sold_out = {}, eng.phase, sold_out
         ids = self._for_sale.get(company)
         if ids is None:
             kinds = self.ruleset.companies[company].vehicle_kinds
@@ -336,6 +336,17 @@ class Game:
             ids = self._for_sale[company] = [vehicle_ids[v] for v in operating.bank_vehicles(eng)
                                              if vehicles[v].kind in kinds]
         return list(ids)
+
+    def _sold_out(self) -> int:
+        """The vehicle types the bank has no copy of, bit v for type v: with the phase, all
+        its offer depends on (`operating.bank_vehicles`; a ruleset has under 64 types)."""
+        left = self._eng.vehicles_left
+        one = 1
+        sold_out = 0
+        for v in range(len(left)):
+            if left[v] == 0:
+                sold_out |= one << v
+        return sold_out
 
     def pending_revenue(self) -> int:
         """The revenue the operating company's routes earned this turn (at its dividend

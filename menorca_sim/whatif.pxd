@@ -42,6 +42,7 @@ cdef class WhatIf:
     cdef readonly dict _fleets  # fleet code -> its routes.Fleet (_coded_fleet)
     cdef readonly dict _vehicle_index  # vehicle id -> its index in the ruleset's order
     cdef readonly int _code_bits  # bits per vehicle type in a fleet's code (_fleet_code)
+    cdef readonly long long _ship_mask  # the bits of a fleet's code that count its ships
     cdef readonly tuple _map_key  # ((board version, phase), map_key()) last asked
     cdef tuple _own_keys  # (Engine.revenue_version, {company index: own part of its revenue key})
     cdef long long _board_version  # the board's version the caches below hold answers of (-1: none yet)
@@ -71,8 +72,11 @@ cdef class WhatIf:
     cpdef object revenue_key(self, object company)
     cpdef object _fleet(self, object vehicles)
     cpdef object _coded_fleet(self, long long code, object vehicles)
-    @cython.locals(total=cython.longlong, revenue=cython.longlong, code=cython.longlong, part_code=cython.longlong)
+    @cython.locals(total=cython.longlong, code=cython.longlong)
     cpdef object _remembered_revenue(self, str company, tuple fleet)
+    @cython.locals(revenue=cython.longlong, part_code=cython.longlong)
+    cdef long long _part_revenue(self, int c, str company, long long number, tuple fleet, long long code, bint ships)
+    cdef list _part(self, tuple fleet, bint ships)
     cpdef object _key_number(self, int c, str company)
     @cython.locals(bits=cython.int, i=cython.int, one=cython.longlong, code=cython.longlong)
     cpdef long long _fleet_code(self, object fleet)

@@ -123,12 +123,16 @@ class WhatIf:
             self._searched = {v: (v, spec.kind, spec.range) for v, spec in vehicles.items()}  # see _fleet
             self._fleets = {}  # fleet code -> its Fleet (see _fleet)
             self._vehicle_index = {v: i for i, v in enumerate(vehicles)}  # see _fleet_code
-            self._code_bits = 63 // len(vehicles)
+            self._code_bits = bits = 63 // len(vehicles)
+            self._ship_mask = 0  # a code's bits of its ships (see _part_revenue)
+            for v in self._ship_ids:
+                self._ship_mask |= ((1 << bits) - 1) << (bits * self._vehicle_index[v])
             self._map_key: tuple = (None, None)  # (board version and phase, map_key()) last asked
         else:
             self._revenues, self._ship_ids, self._searched = shared._revenues, shared._ship_ids, shared._searched
             self._fleets = shared._fleets
             self._vehicle_index, self._code_bits = shared._vehicle_index, shared._code_bits
+            self._ship_mask = shared._ship_mask
             self._map_key = shared._map_key
         # (Engine.revenue_version, {company index: its own part of revenue_key}) last asked
         self._own_keys: tuple = (None, {})
@@ -222,21 +226,35 @@ class WhatIf:
         code = self._fleet_code(fleet)
         total = memo.get(number, code)
         if total < 0:
-            ship_ids = self._ship_ids
-            ships = [v for v in fleet if v in ship_ids]
-            carts = [v for v in fleet if v not in ship_ids]
-            total = 0
-            for part in (ships, carts):
-                if part:
-                    part_code = self._fleet_code(part)
-                    revenue = memo.get(number, part_code)
-                    if revenue < 0:
-                        revenue = eng.board.best_revenue(company, eng.is_major(c), self._coded_fleet(part_code, part),
-                                                         self._context_of(c))
-                        memo.put(number, part_code, revenue)
-                    total += revenue
+            total = (self._part_revenue(c, company, number, fleet, code, True)
+                     + self._part_revenue(c, company, number, fleet, code, False))
             memo.put(number, code, total)
         return total
+
+    def _part_revenue(self, c: int, company: str, number: int, fleet: tuple, code: int, ships: bool) -> int:
+        """The revenue of the ships (`ships`) or else the carts of `fleet` (coded `code`)
+        alone, from the memo or searched; 0 without any. The part's code is cut from the
+        fleet's (its list of vehicles made only to search it), or, for a fleet too large
+        for a code, made from the list (a part may not be too large)."""
+        if code >= 0:
+            part_code = code & self._ship_mask if ships else code & ~self._ship_mask
+        else:
+            part_code = self._fleet_code(self._part(fleet, ships))
+        if part_code == 0:
+            return 0
+        memo = self._revenues
+        revenue = memo.get(number, part_code)
+        if revenue < 0:
+            eng = self._eng
+            part = self._coded_fleet(part_code, self._part(fleet, ships))
+            revenue = eng.board.best_revenue(company, eng.is_major(c), part, self._context_of(c))
+            memo.put(number, part_code, revenue)
+        return revenue
+
+    def _part(self, fleet: tuple, ships: bool) -> list:
+        """The ships (`ships`) or else the carts of `fleet`, in its order."""
+        ship_ids = self._ship_ids
+        return [v for v in fleet if (v in ship_ids) == ships]
 
     def _fleet_code(self, fleet) -> int:
         """The fleet as one int below 2 ** 63: per vehicle type (in the ruleset's order),

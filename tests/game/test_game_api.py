@@ -2,10 +2,12 @@
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 from helpers.engine import RS, act, buy_out_auction, new_game, play_random, sr_game
 
 import menorca_sim
+from menorca_sim.core import operating
 from menorca_sim.game import Game, IllegalActionError, InvariantError
 from menorca_sim.run.outcomes import AUCTIONS, COMPANIES, GAMES, PLAYERS
 
@@ -141,6 +143,57 @@ def test_route_revenue_with_changes_equals_the_revenue_after_them():
         assert game.next_lays(company, [lay]) == after.next_lays(company)
     assert game.map_key() == map_before  # asking changed nothing
     assert game.route_revenue(company, []) == 0 and game.route_plan(company, []) is None
+
+
+def test_a_fleets_revenue_is_that_of_the_fleet_searched_whole():
+    """`route_revenue` sums its ships' and its carts' revenues, each kept apart in the
+    memo (under the part of the fleet's code): the same as one search of the whole fleet,
+    whether the parts were asked before or not."""
+    game, company = _at_track_step()
+    whatif, eng = game.whatif, game._eng
+    c = eng.t.company_index[company]
+    ships = [v for v, spec in RS.vehicles.items() if spec.kind == "ship"][:3]
+    carts = [v for v, spec in RS.vehicles.items() if spec.kind != "ship"][:2]
+    fleets = [ships[:1] + carts[:1], ships[:2], carts, ships[1:] + carts, ships + carts[::-1], carts[::-1] + ships]
+    for fleet in fleets:
+        whole = eng.board.best_revenue(company, eng.is_major(c), whatif._fleet(fleet), whatif._context_of(c))
+        assert game.route_revenue(company, fleet) == whole
+    assert any(game.route_revenue(company, fleet) > 0 for fleet in fleets)
+
+
+def _fresh_for_sale(game, company):
+    """`vehicles_for_sale` asked of the engine itself, without the Game's kept answers."""
+    t, kinds = game._eng.t, game.ruleset.companies[company].vehicle_kinds
+    return [t.vehicle_ids[v] for v in operating.bank_vehicles(game._eng) if t.vehicles[v].kind in kinds]
+
+
+SALE_SEED = 2  # a random game that changes phase and sells a type out within one
+
+
+def test_vehicles_for_sale_follow_the_bank_in_a_game_and_its_clones():
+    """The answers kept per state of the bank (its phase, the types sold out) equal fresh
+    ones as vehicles are bought and sold out and the phase changes, in a game and in its
+    clones, which take its answers, then play on apart while it is asked again."""
+    game = new_game(seed=SALE_SEED)
+    rng = np.random.default_rng(SALE_SEED)
+
+    def asked_right(g):
+        return all(g.vehicles_for_sale(c) == _fresh_for_sale(g, c) for c in RS.companies)
+
+    offers = []  # per state: (phase, the answers)
+    while not game.is_over():
+        assert asked_right(game)
+        offers.append((game.phase_index(), [game.vehicles_for_sale(c) for c in RS.companies]))
+        legal = game.legal_actions()  # (built before a clone: compiled, a fresh game's moves cannot be copied)
+        clone = game.clone()
+        for _ in range(4):
+            if not clone.is_over():
+                assert asked_right(clone)
+                clone.apply(clone.legal_actions()[int(rng.integers(clone.legal_count()))])
+        assert asked_right(clone) and asked_right(game)
+        game.apply(legal[int(rng.integers(len(legal)))])
+    assert len({phase for phase, _ in offers}) > 1  # a phase change
+    assert any(a[0] == b[0] and a[1] != b[1] for a, b in zip(offers, offers[1:]))  # a type sold out
 
 
 def test_market_marker_what_ifs_leave_the_company_as_it_is():

@@ -99,3 +99,17 @@ def test_a_fleet_code_names_the_fleet_in_any_order(ruleset):
     assert len({code(()), code(("xebec",)), code(("xebec", "xebec")), code(("polacca",)),
                 code(("xebec", "polacca")), code(("cart",))}) == 6
     assert code(("cart",) * 200) == -1  # too many of a type for its bits: no code, never remembered
+
+
+def test_a_fleet_code_cuts_into_the_codes_of_its_ships_and_its_carts(ruleset):
+    """The ship mask splits a fleet's code into its ships' and its carts' (the parts the
+    memo keeps apart), so a part's code needs no list of its vehicles."""
+    whatif = Game(ruleset, players=3, seed=0).whatif
+    code, mask = whatif._fleet_code, whatif._ship_mask
+    ships = {v for v, spec in ruleset.vehicles.items() if spec.kind == "ship"}
+    names = list(ruleset.vehicles)
+    rng = np.random.default_rng(1)
+    for _ in range(300):
+        fleet = [names[i] for i in rng.integers(0, len(names), rng.integers(0, 10))]
+        assert code(fleet) & mask == code([v for v in fleet if v in ships])
+        assert code(fleet) & ~mask == code([v for v in fleet if v not in ships])
