@@ -242,7 +242,8 @@ class Engine:
         new.reservations = [list(bids) for bids in self.reservations]
         new.contest_bidders = list(self.contest_bidders)
         new.contest_high, new.contest_bid, new.contest_turn = self.contest_high, self.contest_bid, self.contest_turn
-        new._moves = self._moves.copy() if cython.compiled else array("i", self._moves)
+        # a memoryview of no items (a state whose moves were never built) cannot .copy()
+        new._moves = self._moves.copy() if cython.compiled and len(self._moves) else array("i", self._moves)
         new.n_moves, new.moves_ready, new.choices_ready = self.n_moves, self.moves_ready, self.choices_ready
         return new
 

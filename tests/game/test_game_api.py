@@ -97,6 +97,13 @@ def test_summary_matches_the_outcome_tables():
     assert len(s["auctions"]) == 3 and sum(row["win_share"] for row in s["seats"]) == pytest.approx(1.0)
 
 
+def test_a_new_game_clones_before_its_moves_are_built():
+    game = new_game(seed=1)
+    copy = game.clone()
+    assert copy.legal_actions() == game.legal_actions() != []
+    assert copy.state() == game.state()
+
+
 def test_clones_taken_mid_game_leave_the_original_untouched():
     game = new_game(seed=9)
     for stop in (40, 120, 250):
