@@ -191,7 +191,7 @@ def test_vehicles_for_sale_follow_the_bank_in_a_game_and_its_clones():
     while not game.is_over():
         assert asked_right(game)
         offers.append((game.phase_index(), [game.vehicles_for_sale(c) for c in RS.companies]))
-        legal = game.legal_actions()  # (built before a clone: compiled, a fresh game's moves cannot be copied)
+        legal = game.legal_actions()
         clone = game.clone()
         for _ in range(4):
             if not clone.is_over():
