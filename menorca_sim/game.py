@@ -339,7 +339,7 @@ class Game:
 
     def _sold_out(self) -> int:
         """The vehicle types the bank has no copy of, bit v for type v: with the phase, all
-        its offer depends on (`operating.bank_vehicles`; a ruleset has under 64 types)."""
+        its offer depends on (`operating.bank_vehicles`; the loader allows at most 64 types)."""
         left = self._eng.vehicles_left
         one = 1
         sold_out = 0

@@ -20,6 +20,8 @@ from menorca_sim.rules.reader import Table
 DEFAULT_RULESET = "menorca_v11.toml"
 
 VEHICLE_KINDS = ("ship", "cart")
+# Game._sold_out keeps a vehicle type per bit of a 64-bit mask
+MAX_VEHICLE_TYPES = 64
 MARKET_FLAGS = "poyb"  # par, orange, yellow, bankruptcy
 COMPANY_KINDS = ("major", "minor", "merged")
 EFFECTS = ("none", "revenue_bonus", "close_legacies", "end_after_set")
@@ -328,7 +330,11 @@ def parse_ruleset(root: Table, source: str, digest: str, overrides: dict) -> m.R
         events[eid] = m.Event(eid, t.str("name"), effect)
 
     vehicles = {}
-    for vid, t in root.table("vehicles").children():
+    vehicle_tables = root.table("vehicles")
+    if len(vehicle_tables.data) > MAX_VEHICLE_TYPES:
+        raise root.fail("vehicles", f"{len(vehicle_tables.data)} vehicle types, at most {MAX_VEHICLE_TYPES} "
+                                    "(the engine keeps one bit per type in a 64-bit mask)")
+    for vid, t in vehicle_tables.children():
         t.only({"kind", "range", "price", "count", "phase", "retire"})
         count_raw = t.raw("count")
         if count_raw != "unlimited" and (isinstance(count_raw, bool) or not isinstance(count_raw, int) or count_raw < 1):

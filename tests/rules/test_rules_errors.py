@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import tomllib
 
+import numpy as np
 import pytest
 from click.testing import CliRunner
 from hypothesis import given, settings, strategies as st
 
 from menorca_sim.cli import main
+from menorca_sim.play import play_game
 from menorca_sim.rules import RulesetError, default_ruleset_path, load_ruleset
+from policies import make_policy
 
 DEFAULT_TEXT = default_ruleset_path().read_text(encoding="utf-8")
 
@@ -194,3 +197,24 @@ def test_any_bad_value_is_one_line_error(key, value):
         load_ruleset(overrides={key: value})
     except RulesetError as exc:
         assert str(exc).startswith("menorca_v11.toml: ") and "\n" not in str(exc)
+
+
+def _with_vehicle_types(n: int) -> str:
+    """The default file with extra carts appended until it has n vehicle types."""
+    extra = n - len(tomllib.loads(DEFAULT_TEXT)["vehicles"])
+    carts = "".join(f'\n[vehicles.extra_cart_{i}]\nkind = "cart"\nrange = 3\nprice = 40\ncount = 1\nphase = "4H"\n'
+                    for i in range(extra))
+    return DEFAULT_TEXT + carts
+
+
+def test_vehicle_types_are_at_most_one_per_bit_of_the_sold_out_mask(bad_file):
+    """The engine keeps the sold-out vehicle types in a 64-bit mask: 64 types load, 65 do not."""
+    rules = load_ruleset(bad_file(_with_vehicle_types(64)))
+    assert len(rules.vehicles) == 64
+    policies = [make_policy("heuristic", seat, np.random.default_rng(seat)) for seat in range(3)]
+    game = play_game(rules, 2, policies, check=True)  # the invariants checked after each action
+    assert game.is_over() and game._bank_sold_out >> 32  # extra carts late in the order sold out
+    with pytest.raises(RulesetError) as info:
+        load_ruleset(bad_file(_with_vehicle_types(65)))
+    assert str(info.value) == ("bad.toml: vehicles: 65 vehicle types, at most 64 "
+                               "(the engine keeps one bit per type in a 64-bit mask)")
