@@ -10,7 +10,7 @@ import numpy as np
 import polars as pl
 from scipy import stats as sps
 
-from menorca_sim.analysis.aggregate import Dataset, baseline_variant
+from menorca_sim.analysis.dataset import Dataset, baseline_variant
 
 
 def games_for_rate(p0: float, effect: float, alpha: float = 0.05, power: float = 0.8) -> int:

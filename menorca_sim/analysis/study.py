@@ -16,7 +16,8 @@ from pathlib import Path
 import polars as pl
 
 from menorca_sim.analysis import findings as find
-from menorca_sim.analysis.aggregate import Analysis, Dataset, analyse
+from menorca_sim.analysis.dataset import Dataset
+from menorca_sim.analysis.pipeline import Analysis, analyse
 
 
 class Study:

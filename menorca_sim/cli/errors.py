@@ -22,7 +22,7 @@ EXIT_BAD_INPUT = 2
 def known_errors() -> tuple[type[BaseException], ...]:
     """The exception types that mean bad user input (imported only when one is raised,
     so that a command does not pay for the others' imports)."""
-    from menorca_sim.analysis.aggregate import DatasetError
+    from menorca_sim.analysis.dataset import DatasetError
     from menorca_sim.run.experiment import ExperimentError
     from menorca_sim.rules import RulesetError
     from menorca_sim.run.runner import RunError

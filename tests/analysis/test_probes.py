@@ -9,7 +9,8 @@ from helpers.engine import act, new_game, rnc_buys_next_tier, sr_game
 from helpers.experiment_files import one_draw_study, run_study
 
 from menorca_sim.analysis import findings as find
-from menorca_sim.analysis.aggregate import Dataset, analyse
+from menorca_sim.analysis.dataset import Dataset
+from menorca_sim.analysis.pipeline import analyse
 from policies import PolicyError, make_policy
 
 

@@ -6,7 +6,8 @@ import sys
 
 from helpers import ROOT, synthetic_data
 from menorca_sim.analysis import open as open_study
-from menorca_sim.analysis.aggregate import Dataset, analyse
+from menorca_sim.analysis.dataset import Dataset
+from menorca_sim.analysis.pipeline import analyse
 
 
 

@@ -1,0 +1,135 @@
+"""What to change first: the rules keys the findings point at, at most `MOST` of them,
+ranked by size x confidence x stability with strength.
+
+- size: the effect in win-share points (a seat against its fair share, a legacy's
+  buyer against players of the same policy, seat and draw); content dead at the
+  strongest rung counts as `DEAD_SIZE`, for nothing is worth less than content the
+  best players never reach;
+- confidence: 1 - the Holm-adjusted p-value (1 for dead content, which is a rate
+  whose interval lies under the cut);
+- stability: how far the finding can be trusted to hold for better players (its
+  strength label: `STABILITY`).
+
+Each item names the key as the ruleset TOML spells it, the direction, one line of
+evidence and, where a sweep of that key found one, the fair value."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import polars as pl
+
+from menorca_sim.analysis import findings as find
+from menorca_sim.analysis import strength
+from menorca_sim.analysis.pipeline import Analysis
+
+MOST = 5
+DEAD_SIZE = 0.2
+STABILITY = {strength.STABLE: 1.0, strength.GROWS: 1.0, strength.FADES: 0.5, strength.WEAK_ONLY: 0.2,
+             strength.REVERSES: 0.0}
+UNLABELLED = 0.7  # a finding of one population, or of populations that are not rungs
+
+
+@dataclass(frozen=True)
+class Change:
+    key: str  # the rules key (ruleset TOML)
+    direction: str
+    evidence: str  # one line
+    suggested: str  # the fair value a sweep found, or ""
+    score: float
+
+    def line(self) -> str:
+        value = f" Suggested value: {self.suggested}." if self.suggested else ""
+        return f"`{self.key}`: {self.direction}. {self.evidence}.{value}"
+
+
+def what_to_change(a: Analysis) -> list[Change]:
+    """The ranked changes (at most `MOST`; one per key, the strongest evidence kept)."""
+    changes = [*_seat_changes(a), *_legacy_changes(a), *_dead_changes(a)]
+    best: dict[str, Change] = {}
+    for c in sorted(changes, key=lambda c: -c.score):
+        best.setdefault(c.key, c)
+    return sorted(best.values(), key=lambda c: -c.score)[:MOST]
+
+
+def _stability(a: Analysis, by_pop: dict) -> tuple[float, str]:
+    labelled = find.label(a, by_pop)
+    shape = next((s for s in STABILITY if s in labelled), None)
+    return (STABILITY[shape], f" [{labelled}]") if shape else (UNLABELLED, f" [{labelled}]" if labelled else "")
+
+
+def _strongest(a: Analysis, by_pop: dict):
+    """The significant comparison of the strongest population that found the fact."""
+    order = [*reversed(a.roles.rungs), *a.roles.styles, *a.populations]
+    return next(by_pop[p] for p in order if p in by_pop and by_pop[p].significant)
+
+
+def _fair_value(a: Analysis, key_start: str, target: str) -> str:
+    fair = a.tables.get("fair_values", pl.DataFrame())
+    if fair.is_empty():
+        return ""
+    rows = fair.filter(pl.col("key").str.starts_with(key_start) & pl.col("target").str.starts_with(target)
+                       & (pl.col("status") == "in range"))
+    return "" if rows.is_empty() else "; ".join(
+        f"{r['key']} = {r['fair_value']:.3g} ({r['fair_value_low']:.3g} to {r['fair_value_high']:.3g}), "
+        f"{r['players']} players" for r in rows.iter_rows(named=True))
+
+
+def _seat_changes(a: Analysis) -> list[Change]:
+    out = []
+    for key, by_pop in find.facts(a).items():
+        if key[0] != "seat" or find.label(a, by_pop) == find.NOT_FOUND or (key[2] == 2 and key[3] != 1):
+            continue
+        c = _strongest(a, by_pop)
+        stable, label = _stability(a, by_pop)
+        behind = c.estimate < c.reference
+        out.append(Change(
+            f"player_counts.seat_cash ({key[2]} players)",
+            f"give seat {key[3]} {'more' if behind else 'less'} starting cash than the others",
+            f"in {key[2]}-player games seat {key[3]} wins {100 * c.estimate:.0f} % against a fair "
+            f"{100 * c.reference:.0f} % ({c.row.get('population') or 'all games'}){label}",
+            _fair_value(a, "player_counts.", f"seat {key[3]} "),
+            abs(c.estimate - c.reference) * (1 - c.p_holm) * stable))
+    return out
+
+
+def _legacy_changes(a: Analysis) -> list[Change]:
+    out = []
+    for key, by_pop in find.facts(a).items():
+        if key[0] != "legacy" or find.label(a, by_pop) == find.NOT_FOUND:
+            continue
+        c = _strongest(a, by_pop)
+        stable, label = _stability(a, by_pop)
+        out.append(Change(
+            f"legacies.{key[3]}.price", "raise it" if c.estimate > 0 else "lower it",
+            f"in {key[2]}-player games its buyer wins {abs(100 * c.estimate):.0f} points "
+            f"{'more' if c.estimate > 0 else 'less'} often than players of the same policy, seat and draw "
+            f"({c.row.get('population') or 'all games'}){label}",
+            _fair_value(a, f"legacies.{key[3]}.", f"{key[3]}'s buyer"), abs(c.estimate) * (1 - c.p_holm) * stable))
+    return out
+
+
+def _dead_changes(a: Analysis) -> list[Change]:
+    """Content dead at the strongest rung: the bank breaking before the late phases
+    comes first, as it is what keeps the late content out of reach."""
+    top = a.roles.top
+    if top is None:
+        return []
+    reached = a.tables["phases_reached"].filter(pl.col("population") == top)
+    never = [p for (p,), g in reached.group_by("phase", maintain_order=True)
+             if (g["reached"].sum() / g["games"].sum()) <= find.RARE]
+    out = []
+    if never:
+        ends = a.tables["end_reasons"].filter((pl.col("population") == top) & (pl.col("end_reason") == "bank"))
+        bank = ends["count"].sum() / max(1, ends["games"].sum())
+        out.append(Change("bank.cash", "raise it, so that strong play reaches the late phases",
+                          f"under the strongest play ({top}) {100 * bank:.0f} % of games end by the bank and phases "
+                          f"{', '.join(never)} are reached in {100 * find.RARE:.0f} % of games or fewer",
+                          _fair_value(a, "bank.", ""), DEAD_SIZE))
+    prices = a.tables["auction_prices"].filter(pl.col("population") == top)
+    for (legacy,), g in prices.group_by("legacy", maintain_order=True):
+        above = g["above_min_rate"].to_numpy() @ g["games"].to_numpy() / g["games"].sum()
+        if above <= find.RARE:
+            out.append(Change(f"legacies.{legacy}.price", "lower it",
+                              f"under the strongest play ({top}) it sells above its minimum in {100 * above:.0f} % "
+                              "of sales", "", DEAD_SIZE / 2))
+    return out
