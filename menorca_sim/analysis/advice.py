@@ -78,13 +78,16 @@ def _seat_changes(a: Analysis) -> list[Change]:
     out = []
     for key, by_pop in find.facts(a).items():
         if key[0] != "seat" or find.label(a, by_pop) == find.NOT_FOUND or (key[2] == 2 and key[3] != 1):
+            # (seat 2 of 2 is seat 1's complement)
             continue
         c = _strongest(a, by_pop)
         stable, label = _stability(a, by_pop)
         behind = c.estimate < c.reference
+        # seat_cash adds to a seat's starting cash: raise the seat behind, or the others
+        seats = [key[3]] if behind else [s for s in range(1, key[2] + 1) if s != key[3]]
         out.append(Change(
-            f"player_counts.seat_cash ({key[2]} players)",
-            f"give seat {key[3]} {'more' if behind else 'less'} starting cash than the others",
+            f"[[player_counts]] players = {key[2]}: seat_cash[{', '.join(str(s - 1) for s in seats)}]",
+            f"raise it: more starting cash for seat {' and '.join(map(str, seats))}",
             f"in {key[2]}-player games seat {key[3]} wins {100 * c.estimate:.0f} % against a fair "
             f"{100 * c.reference:.0f} % ({c.row.get('population') or 'all games'}){label}",
             _fair_value(a, "player_counts.", f"seat {key[3]} "),

@@ -54,17 +54,20 @@ def dead_content(a: Analysis) -> list[Finding]:
         starts = _dead(a, rows, "start_rate")
         if starts:
             found["start", company][variant] = Finding(
-                f"{company} is {_said(starts, 'started', 'games it is in play')}", f"{company}'s start rules, par and home")
+                f"{company} is {_said(starts, 'started', 'games it is in play')}",
+                f"{company}'s start rules, par and home{_probe(a, starts, f'probe(start={company})', company)}")
         floats = _dead(a, rows.filter(~pl.col("population").is_in([p for p, _ in starts])), "float_rate")
         if floats:
             found["float", company][variant] = Finding(
                 f"{company} {'is started but ' if not starts else ''}{_said(floats, 'floats', 'games')}",
-                f"what {company} needs before it operates, and its capital")
+                f"what {company} needs before it operates, and its capital"
+                f"{_probe(a, floats, f'probe(start={company})', company)}")
     for variant, legacy, rows in _by(t["auction_prices"], "legacy"):
         above = _dead(a, rows, "above_min_rate")
         if above:
-            found["price", legacy][variant] = Finding(f"{legacy} {_said(above, 'sells above its minimum price', 'sales')}",
-                                                      f"{legacy}'s price")
+            found["price", legacy][variant] = Finding(
+                f"{legacy} {_said(above, 'sells above its minimum price', 'sales')}",
+                f"{legacy}'s price{_probe(a, above, f'probe(legacy={legacy})', legacy)}")
     for variant, reason, rows in _by(t["end_reasons"].filter(pl.col("end_reason") != "cap"), "end_reason"):
         share = _dead(a, rows, "share")
         if share:
@@ -92,6 +95,18 @@ def _dead(a: Analysis, rows: pl.DataFrame, rate: str) -> list[tuple[str, tuple]]
     judged = [(p, r) for p, r in pools if r[3] >= MIN_GAMES] or [("", _pooled(rows, rate))]
     order = {p: k for k, p in enumerate(a.populations)}
     return sorted(((p, r) for p, r in judged if r[0] <= RARE), key=lambda pr: order.get(pr[0], -1))
+
+
+def _probe(a: Analysis, dead: list[tuple[str, tuple]], spec: str, item: str) -> str:
+    """For content dead at the strongest rung: the verdict of its probe where the
+    dataset played one, else the probe that would tell a blind spot from weak content."""
+    if a.roles.top is None or a.roles.top not in {p for p, _ in dead}:
+        return ""
+    verdicts = [f for key, f in probe_verdicts(a).items() if key[2].startswith(spec.rstrip(")"))]
+    if verdicts:
+        return "; its probe: " + "; ".join(f"{f.label} ({f.text.split(': ')[-1]})" for f in verdicts)
+    return (f"; dead at the top rung ({a.roles.top}): play {spec} there (experiments/probes.toml) to tell a blind "
+            f"spot of the players (forcing {item} helps) from weak content (it hurts)")
 
 
 def _said(dead: list[tuple[str, tuple]], verb: str, of: str) -> str:
@@ -216,7 +231,8 @@ def findings(a: Analysis) -> list[Finding]:
                                 "seat and minor draw who did not buy it"))
     out += _variant_findings(a, found)
     out += [f for f in probe_verdicts(a).values() if f.label != NO_EFFECT]
-    return fair_value_findings(a) + out
+    ending = strong_play_ending(a)
+    return fair_value_findings(a) + ([ending] if ending else []) + out
 
 
 def players(a: Analysis) -> list[Finding]:
@@ -238,6 +254,33 @@ def inseparable(a: Analysis) -> list[str]:
                           for r in g.iter_rows(named=True))
         out.append(f"{_in_variant(a, variant)}{legacy}'s effect is not separable from who buys it ({where}).")
     return out
+
+
+def strong_play_ending(a: Analysis) -> Finding | None:
+    """Where the strongest rung stops short of the late phases that the weakest rung
+    reaches: the share of its games the bank ends, the first phase it (almost) never
+    reaches, and the cause where the dataset can tell it (a sweep of the bank)."""
+    if len(a.roles.rungs) < 2:
+        return None
+    low, top = a.roles.rungs[0], a.roles.top
+    reached = a.tables["phases_reached"]
+    at_top = {ph: _pooled(g, "share") for (ph,), g in reached.filter(pl.col("population") == top)
+              .group_by("phase", maintain_order=True)}
+    never = next((ph for ph, r in at_top.items() if r[0] <= RARE), None)
+    if never is None:
+        return None
+    at_low = _pooled(reached.filter((pl.col("population") == low) & (pl.col("phase") == never)), "share")
+    if not at_low[0] > RARE:
+        return None
+    ends = a.tables["end_reasons"].filter((pl.col("population") == top) & (pl.col("end_reason") == "bank"))
+    bank = _pooled(ends, "share")
+    text = (f"The stronger the players, the shorter the game: under the strongest play ({top}) {_rate(bank)} of "
+            f"{bank[3]} games end by the bank, and phase {never} is reached in {_rate(at_top[never])} of them, "
+            f"against {_rate(at_low)} of {low} games; the content from {never} on (the companies, vehicles, "
+            f"tiles and events of its epoch and later) is not played by the strongest players")
+    return Finding(text, "bank.cash and the payouts: the bank breaks before the late phases "
+                   "(experiments/strong_endgame.toml sweeps the bank under strong play: "
+                   "reports/strong_endgame/summary.md)", "")
 
 
 def _sweep_points(a: Analysis) -> set[str]:

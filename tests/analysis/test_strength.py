@@ -56,8 +56,9 @@ def test_a_planted_seat_handicap_is_stable_with_strength(tmp_path):
     assert a.roles.rungs == RUNGS and not a.roles.mixed
     [seat] = [f for f in find.findings(a) if f.text.startswith("In 2-player games seat 1 wins")]
     assert seat.label == strength.STABLE
-    [change] = [c for c in advice.what_to_change(a) if c.key.startswith("player_counts.seat_cash")]
-    assert change.direction == "give seat 1 more starting cash than the others"
+    [change] = [c for c in advice.what_to_change(a) if "seat_cash" in c.key]
+    assert change.key == "[[player_counts]] players = 2: seat_cash[0]"
+    assert change.direction == "raise it: more starting cash for seat 1"
     assert "[stable with strength]" in change.evidence
 
 
