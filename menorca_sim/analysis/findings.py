@@ -73,11 +73,14 @@ def dead_content(a: Analysis) -> list[Finding]:
         if share:
             found["end", reason][variant] = Finding(f"A game {_said(share, f'ends by {reason}', 'games')}",
                                                     _ENDING_LOOK[reason])
-    for variant, phase, rows in _by(t["phases_reached"], "phase"):
-        reached = _dead(a, rows, "share")
+    stopped: set[tuple[str, str]] = set()  # (variant, population) whose first phase never reached is told
+    for variant, phase, rows in _by(t["phases_reached"], "phase"):  # phases in order: the first dead one is told
+        reached = [(p, r) for p, r in _dead(a, rows, "share") if (variant, p) not in stopped]
+        stopped |= {(variant, p) for p, _ in reached}
         if reached:
-            found["phase", phase][variant] = Finding(f"Phase {phase} is {_said(reached, 'reached', 'games')}",
-                                                     "the bank's size and the payouts before it")
+            found["phase", phase][variant] = Finding(
+                f"Phase {phase} (or any later one) is {_said(reached, 'reached', 'games')}",
+                "the bank's size and the payouts before it")
     edges = t.get("company_edges")
     for variant, company, rows in _by(edges, "company") if edges is not None else ():
         top = _pooled(rows, "top_rate")

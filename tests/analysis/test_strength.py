@@ -7,8 +7,10 @@ import ast
 from pathlib import Path
 
 import polars as pl
-
+import pytest
 from helpers import ROOT, synthetic_data
+from helpers.experiment_files import one_draw_study, run_study
+
 from menorca_sim.analysis import advice, strength
 from menorca_sim.analysis import findings as find
 from menorca_sim.analysis.dataset import Dataset
@@ -118,3 +120,23 @@ def _analysis_imports(path: Path) -> set[str]:
         elif isinstance(node, ast.Import):
             out |= {a.name.rsplit(".", 1)[1] for a in node.names if a.name.startswith("menorca_sim.analysis.")}
     return out - {"open"} if path.stem != "__init__" else set()
+
+
+@pytest.mark.slow
+def test_a_real_seat_cash_handicap_is_found_and_stable_over_real_rungs(tmp_path):
+    """Seat 1 of a 2-player game starts with 250 R. less (the ruleset's seat_cash), played
+    by two real rungs, heuristic and heuristic_tuned, in every seat."""
+    data = run_study(tmp_path, one_draw_study("handicap", 40, 240, 2, """
+seating = "rotate"
+[overrides]
+"player_counts.0.seat_cash" = [-250, 0]
+[populations.heuristic]
+seats = "heuristic"
+[populations.tuned]
+seats = "heuristic_tuned"
+"""))
+    a = analyse(Dataset(data))
+    assert a.roles.rungs == ("heuristic", "tuned")
+    [seat] = [f for f in find.findings(a) if f.text.startswith("In 2-player games seat 1 wins")]
+    assert seat.label == strength.STABLE, seat.line()
+    assert all(c.estimate < c.reference for c in find.facts(a)[("seat", "", 2, 1)].values())
