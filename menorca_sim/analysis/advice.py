@@ -26,6 +26,7 @@ MOST = 5
 DEAD_SIZE = 0.2
 STABILITY = {strength.STABLE: 1.0, strength.GROWS: 1.0, strength.FADES: 0.5, strength.WEAK_ONLY: 0.2,
              strength.REVERSES: 0.0}
+BANK_ENDS = 0.5  # the bank ends at least this share of the top rung's games: its size is what stops them
 UNLABELLED = 0.7  # a finding of one population, or of populations that are not rungs
 
 
@@ -88,7 +89,7 @@ def _seat_changes(a: Analysis) -> list[Change]:
         out.append(Change(
             f"[[player_counts]] players = {key[2]}: seat_cash[{', '.join(str(s - 1) for s in seats)}]",
             f"raise it: more starting cash for seat {' and '.join(map(str, seats))}",
-            f"in {key[2]}-player games seat {key[3]} wins {100 * c.estimate:.0f} % against a fair "
+            f"In {key[2]}-player games seat {key[3]} wins {100 * c.estimate:.0f} % against a fair "
             f"{100 * c.reference:.0f} % ({c.row.get('population') or 'all games'}){label}",
             _fair_value(a, "player_counts.", f"seat {key[3]} "),
             abs(c.estimate - c.reference) * (1 - c.p_holm) * stable))
@@ -104,7 +105,7 @@ def _legacy_changes(a: Analysis) -> list[Change]:
         stable, label = _stability(a, by_pop)
         out.append(Change(
             f"legacies.{key[3]}.price", "raise it" if c.estimate > 0 else "lower it",
-            f"in {key[2]}-player games its buyer wins {abs(100 * c.estimate):.0f} points "
+            f"In {key[2]}-player games its buyer wins {abs(100 * c.estimate):.0f} points "
             f"{'more' if c.estimate > 0 else 'less'} often than players of the same policy, seat and draw "
             f"({c.row.get('population') or 'all games'}){label}",
             _fair_value(a, f"legacies.{key[3]}.", f"{key[3]}'s buyer"), abs(c.estimate) * (1 - c.p_holm) * stable))
@@ -112,27 +113,26 @@ def _legacy_changes(a: Analysis) -> list[Change]:
 
 
 def _dead_changes(a: Analysis) -> list[Change]:
-    """Content dead at the strongest rung: the bank breaking before the late phases
-    comes first, as it is what keeps the late content out of reach."""
+    """Content dead at the strongest rung (judged as Dead content judges it): the bank
+    breaking before the late phases comes first, as it keeps the late content out of
+    reach; then legacies that never sell above their minimum."""
     top = a.roles.top
     if top is None:
         return []
-    reached = a.tables["phases_reached"].filter(pl.col("population") == top)
-    never = [p for (p,), g in reached.group_by("phase", maintain_order=True)
-             if (g["reached"].sum() / g["games"].sum()) <= find.RARE]
     out = []
-    if never:
-        ends = a.tables["end_reasons"].filter((pl.col("population") == top) & (pl.col("end_reason") == "bank"))
-        bank = ends["count"].sum() / max(1, ends["games"].sum())
+    mine = pl.col("population") == top
+    never = next(((phase, r) for (phase,), g in a.tables["phases_reached"].filter(mine).group_by(
+        "phase", maintain_order=True) for _, r in find.dead_in(a, g, "share") if r[3] >= find.MIN_GAMES), None)
+    ends = a.tables["end_reasons"].filter(mine & (pl.col("end_reason") == "bank"))
+    share = ends["count"].sum() / max(1, ends["games"].sum())
+    if never and share >= BANK_ENDS:
         out.append(Change("bank.cash", "raise it, so that strong play reaches the late phases",
-                          f"under the strongest play ({top}) {100 * bank:.0f} % of games end by the bank and phases "
-                          f"{', '.join(never)} are reached in {100 * find.RARE:.0f} % of games or fewer",
+                          f"Under the strongest play ({top}) {100 * share:.0f} % of games end by the bank and "
+                          f"phase {never[0]} (or later) is reached in {find.rate_text(never[1])} of them",
                           _fair_value(a, "bank.", ""), DEAD_SIZE))
-    prices = a.tables["auction_prices"].filter(pl.col("population") == top)
-    for (legacy,), g in prices.group_by("legacy", maintain_order=True):
-        above = g["above_min_rate"].to_numpy() @ g["games"].to_numpy() / g["games"].sum()
-        if above <= find.RARE:
+    for (legacy,), g in a.tables["auction_prices"].filter(mine).group_by("legacy", maintain_order=True):
+        for _, r in (r for r in find.dead_in(a, g, "above_min_rate") if r[1][3] >= find.MIN_GAMES):
             out.append(Change(f"legacies.{legacy}.price", "lower it",
-                              f"under the strongest play ({top}) it sells above its minimum in {100 * above:.0f} % "
-                              "of sales", "", DEAD_SIZE / 2))
+                              f"Under the strongest play ({top}) it sells above its minimum in {find.rate_text(r)} "
+                              f"of {r[3]} sales", "", DEAD_SIZE / 2))
     return out

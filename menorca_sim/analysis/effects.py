@@ -18,16 +18,25 @@ player count, minor draw, seat and policy spec who did not buy it."""
 SEPARABLE = 0.9  # a legacy whose purchases one policy makes at this share or more (among several) is not separable
 
 
+def _strata(ds: Dataset) -> tuple[pl.LazyFrame, pl.LazyFrame]:
+    """The purchases (one row per legacy bought, with its buyer's `STRATUM` and win
+    share) and, per stratum and legacy, its players and buyers: counts, wins and the
+    sum of squared win shares (for the permutation variance)."""
+    players = ds.players.lazy().select("game_id", *STRATUM, "win_share", "fingerprint")
+    bought = (ds.scan("auctions").select("game_id", "variant", "legacy", seat=pl.col("buyer_seat") + 1)
+              .join(players, on=["game_id", "variant", "seat"]))
+    everyone = players.group_by(STRATUM).agg(n_all=pl.len(), wins_all=pl.col("win_share").sum(),
+                                             squares_all=(pl.col("win_share") ** 2).sum())
+    buyers = bought.group_by([*STRATUM, "legacy"]).agg(n_buy=pl.len(), wins_buy=pl.col("win_share").sum())
+    return bought, everyone.join(buyers, on=STRATUM)
+
+
 def legacy_buyers(ds: Dataset) -> pl.DataFrame:
     """One row per legacy bought: its buyer's win share, the mean win share of the
     players of the same `STRATUM` who did not buy it (`expected`; null where every such
     player bought it: no one to compare with) and the difference (`edge`)."""
-    players = ds.players.lazy().select("game_id", *STRATUM, "win_share", "fingerprint")
-    bought = (ds.scan("auctions").select("game_id", "variant", "legacy", seat=pl.col("buyer_seat") + 1)
-              .join(players, on=["game_id", "variant", "seat"]))
-    everyone = players.group_by(STRATUM).agg(n_all=pl.len(), wins_all=pl.col("win_share").sum())
-    buyers = bought.group_by([*STRATUM, "legacy"]).agg(n_buy=pl.len(), wins_buy=pl.col("win_share").sum())
-    expected = (everyone.join(buyers, on=STRATUM).filter(pl.col("n_all") > pl.col("n_buy"))
+    bought, strata = _strata(ds)
+    expected = (strata.filter(pl.col("n_all") > pl.col("n_buy"))
                 .select(*STRATUM, "legacy", expected=(pl.col("wins_all") - pl.col("wins_buy"))
                         / (pl.col("n_all") - pl.col("n_buy"))))
     return (bought.join(expected, on=[*STRATUM, "legacy"], how="left")
@@ -37,41 +46,50 @@ def legacy_buyers(ds: Dataset) -> pl.DataFrame:
 
 def legacy_edge(ds: Dataset) -> pl.DataFrame:
     """Per legacy and player count: how much more often its buyer wins than players of
-    the same policy, seat and minor draw who did not buy it (a win share difference,
-    with the stratified score test of `stats.excess_rate`).
+    the same policy, seat and minor draw who did not buy it: the Mantel-Haenszel
+    weighted difference of mean win shares over the strata (weight n1 n0 / N) with the
+    Cochran-Mantel-Haenszel test, its variance the permutation variance of the buyers'
+    wins within each stratum (exact for fractional wins, and nothing where every
+    player of a stratum did alike, so a tiny stratum cannot look certain).
 
     Stratified, not a regression: the strata are exact (a policy x seat x draw cell has
     many games), shared wins are fractional outcomes a conditional logit cannot take,
-    and the score test stays honest where a stratum is small or wins are rare. A strong
-    policy that buys a legacy more often does not make the legacy look strong, nor does
-    a seat. `separable` is false where one policy makes `SEPARABLE` of the purchases
-    among several policies, or where fewer than half the buyers have anyone to be
-    compared with: the legacy's effect is then not separable from who buys it, and
-    the report never makes it a finding."""
-    buyers = legacy_buyers(ds)
-    policies = ds.players.group_by(KEYS).agg(policies=pl.col("policy").n_unique())
-    top = (buyers.group_by([*KEYS, "legacy", "policy"]).agg(bought=pl.len())
+    and the stratified test stays honest where a stratum is small or wins are rare. A
+    strong policy that buys a legacy more often does not make the legacy look strong,
+    nor does a seat. `separable` is false where one policy makes `SEPARABLE` of the
+    purchases among several policies, or where fewer than half the buyers have anyone
+    to be compared with: the legacy's effect is then not separable from who buys it,
+    and the report never makes it a finding."""
+    bought, strata = _strata(ds)
+    n, n1, w = pl.col("n_all"), pl.col("n_buy"), pl.col("wins_all")
+    mean = w / n
+    per_stratum = strata.with_columns(
+        compared=pl.when(n > n1).then(n1).otherwise(0),
+        weight=n1 * (n - n1) / n, observed=pl.col("wins_buy"), expected=n1 * mean,
+        variance=pl.when(n > 1).then(n1 * (n - n1) / (n - 1) * (pl.col("squares_all") / n - mean ** 2)).otherwise(0.0))
+    units = (bought.join(per_stratum.filter(pl.col("weight") > 0).select(*STRATUM, "legacy"), on=[*STRATUM, "legacy"])
+             .group_by([*KEYS, "legacy"]).agg(*unit_aggs()))
+    top = (bought.group_by([*KEYS, "legacy", "policy"]).agg(bought=pl.len())
            .sort("bought", "policy", descending=[True, False])
            .group_by([*KEYS, "legacy"], maintain_order=True)
            .agg(top_policy=pl.col("policy").first(), top_share=pl.col("bought").first() / pl.col("bought").sum()))
-    compared = pl.col("expected").is_not_null()
-    df = (buyers.group_by([*KEYS, "legacy"])
-          .agg(pl.len().alias("games"), compared.sum().alias("compared"),
-               pl.col("game_id").filter(compared).n_unique().alias("game_count"),
-               pl.col("fingerprint").filter(compared).n_unique().alias("distinct"),
-               pl.col("win_share").filter(compared).sum().alias("wins"),
-               pl.col("expected").filter(compared).sum(),
-               (pl.col("expected") * (1 - pl.col("expected"))).filter(compared).sum().alias("variance"))
-          .join(top, on=[*KEYS, "legacy"]).join(policies, on=KEYS)
-          .with_columns(separable=((pl.col("policies") == 1) | (pl.col("top_share") < SEPARABLE))
+    policies = ds.players.lazy().group_by(KEYS).agg(policies=pl.col("policy").n_unique())
+    df = (per_stratum.group_by([*KEYS, "legacy"])
+          .agg(pl.col("n_buy").sum().alias("games"), pl.col("compared").sum(),
+               *[pl.col(c).sum() for c in ("weight", "observed", "expected", "variance")])
+          .join(units, on=[*KEYS, "legacy"], how="left").join(top, on=[*KEYS, "legacy"]).join(policies, on=KEYS)
+          .with_columns(pl.col("game_count", "distinct").fill_null(0),
+                        separable=((pl.col("policies") == 1) | (pl.col("top_share") < SEPARABLE))
                         & (pl.col("compared") >= 0.5 * pl.col("games")))
-          .sort([*KEYS, "legacy"]))
+          .sort([*KEYS, "legacy"]).collect())
     f = distinct_factor(df)
-    n = df["compared"].to_numpy() * f
-    edge, low, high, p = stats.excess_rate(df["wins"].to_numpy() * f, df["expected"].to_numpy() * f,
-                                           df["variance"].to_numpy() * f, n)
-    return df.drop("wins", "expected", "variance", "policies").with_columns(
-        pl.Series("edge", edge), pl.Series("edge_low", low), pl.Series("edge_high", high), pl.Series("p_value", p))
+    edge, low, high, p = stats.excess_rate(*(df[c].to_numpy() * f for c in ("observed", "expected", "variance",
+                                                                             "weight")))
+    return (df.drop("observed", "expected", "variance", "weight", "policies")
+            .select(*KEYS, "legacy", "games", "compared", "game_count", "distinct", "top_policy", "top_share",
+                    "separable")
+            .with_columns(pl.Series("edge", edge), pl.Series("edge_low", low), pl.Series("edge_high", high),
+                          pl.Series("p_value", p)))
 
 
 PROBE = re.compile(r"^probe\(.*\b(start|legacy)=['\"]?([^,'\")]+)")  # policies/probe.py's specs

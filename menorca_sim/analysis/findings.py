@@ -51,31 +51,31 @@ def dead_content(a: Analysis) -> list[Finding]:
     t = a.tables
     found: dict[tuple, dict[str, Finding]] = defaultdict(dict)  # (kind, subject) -> variant -> finding
     for variant, company, rows in _by(t["variant_companies"], "company"):
-        starts = _dead(a, rows, "start_rate")
+        starts = dead_in(a, rows, "start_rate")
         if starts:
             found["start", company][variant] = Finding(
                 f"{company} is {_said(starts, 'started', 'games it is in play')}",
                 f"{company}'s start rules, par and home{_probe(a, starts, f'probe(start={company})', company)}")
-        floats = _dead(a, rows.filter(~pl.col("population").is_in([p for p, _ in starts])), "float_rate")
+        floats = dead_in(a, rows.filter(~pl.col("population").is_in([p for p, _ in starts])), "float_rate")
         if floats:
             found["float", company][variant] = Finding(
                 f"{company} {'is started but ' if not starts else ''}{_said(floats, 'floats', 'games')}",
                 f"what {company} needs before it operates, and its capital"
                 f"{_probe(a, floats, f'probe(start={company})', company)}")
     for variant, legacy, rows in _by(t["auction_prices"], "legacy"):
-        above = _dead(a, rows, "above_min_rate")
+        above = dead_in(a, rows, "above_min_rate")
         if above:
             found["price", legacy][variant] = Finding(
                 f"{legacy} {_said(above, 'sells above its minimum price', 'sales')}",
                 f"{legacy}'s price{_probe(a, above, f'probe(legacy={legacy})', legacy)}")
     for variant, reason, rows in _by(t["end_reasons"].filter(pl.col("end_reason") != "cap"), "end_reason"):
-        share = _dead(a, rows, "share")
+        share = dead_in(a, rows, "share")
         if share:
             found["end", reason][variant] = Finding(f"A game {_said(share, f'ends by {reason}', 'games')}",
                                                     _ENDING_LOOK[reason])
     stopped: set[tuple[str, str]] = set()  # (variant, population) whose first phase never reached is told
     for variant, phase, rows in _by(t["phases_reached"], "phase"):  # phases in order: the first dead one is told
-        reached = [(p, r) for p, r in _dead(a, rows, "share") if (variant, p) not in stopped]
+        reached = [(p, r) for p, r in dead_in(a, rows, "share") if (variant, p) not in stopped]
         stopped |= {(variant, p) for p, _ in reached}
         if reached:
             found["phase", phase][variant] = Finding(
@@ -86,12 +86,12 @@ def dead_content(a: Analysis) -> list[Finding]:
         top = _pooled(rows, "top_rate")
         if top[0] >= PINNED:
             found["top", company][variant] = Finding(
-                f"{company} ends at the market's top value in {_rate(top)} of the {top[3]} games it starts",
+                f"{company} ends at the market's top value in {rate_text(top)} of the {top[3]} games it starts",
                 "the market's top rows and the payout rule")
     return [f for by_variant in found.values() for f in _fold_variants(a, by_variant)]
 
 
-def _dead(a: Analysis, rows: pl.DataFrame, rate: str) -> list[tuple[str, tuple]]:
+def dead_in(a: Analysis, rows: pl.DataFrame, rate: str) -> list[tuple[str, tuple]]:
     """The populations (with their pooled rate) in which `rate` is at most `RARE`, among
     those with `MIN_GAMES` games or more (all of them pooled as one where none has)."""
     pools = [(p, _pooled(g, rate)) for (p,), g in rows.group_by("population", maintain_order=True)]
@@ -119,7 +119,7 @@ def _said(dead: list[tuple[str, tuple]], verb: str, of: str) -> str:
     for k, (population, r) in enumerate(dead):
         where = f" in {population} games" if population else ""
         head = f"{_never(r[0])} {verb}" if k == 0 else _never(r[0])
-        parts.append(f"{head}{where}: {_rate(r)} of {r[3]} {of if k == 0 else ''}".rstrip())
+        parts.append(f"{head}{where}: {rate_text(r)} of {r[3]} {of if k == 0 else ''}".rstrip())
     return "; ".join(parts)
 
 
@@ -168,7 +168,8 @@ def _never(rate: float) -> str:
     return "never" if rate == 0 else "rarely"
 
 
-def _rate(r: tuple[float, float, float, int]) -> str:
+def rate_text(r: tuple[float, float, float, int]) -> str:
+    """A pooled rate (`_pooled`) as 'x % (low–high %)'."""
     return f"{_pct(r[0])} % ({_pct(r[1])}–{_pct(r[2])} %)"
 
 
@@ -277,9 +278,9 @@ def strong_play_ending(a: Analysis) -> Finding | None:
         return None
     ends = a.tables["end_reasons"].filter((pl.col("population") == top) & (pl.col("end_reason") == "bank"))
     bank = _pooled(ends, "share")
-    text = (f"The stronger the players, the shorter the game: under the strongest play ({top}) {_rate(bank)} of "
-            f"{bank[3]} games end by the bank, and phase {never} is reached in {_rate(at_top[never])} of them, "
-            f"against {_rate(at_low)} of {low} games; the content from {never} on (the companies, vehicles, "
+    text = (f"The stronger the players, the shorter the game: under the strongest play ({top}) {rate_text(bank)} of "
+            f"{bank[3]} games end by the bank, and phase {never} is reached in {rate_text(at_top[never])} of them, "
+            f"against {rate_text(at_low)} of {low} games; the content from {never} on (the companies, vehicles, "
             f"tiles and events of its epoch and later) is not played by the strongest players")
     return Finding(text, "bank.cash and the payouts: the bank breaks before the late phases "
                    "(experiments/strong_endgame.toml sweeps the bank under strong play: "

@@ -52,6 +52,14 @@ def test_a_legacy_only_one_policy_buys_is_not_separable(tmp_path):
     assert any(c.section == "legacy" for c in a.comparisons)  # the other legacies are tested
 
 
+def test_a_planted_legacy_effect_is_found_within_policy(tmp_path):
+    a = _analysis(tmp_path, games=900, player_counts=(3,), seed=11, legacy_strength={"L4": 2.5})
+    [l4] = [f for f in find.findings(a) if "buyer of L4" in f.text]
+    assert l4.text.startswith("In 3-player games the buyer of L4 wins more often than players of the same policy")
+    edge = a.tables["legacy_edge"].filter(pl.col("legacy") == "L4").row(0, named=True)
+    assert edge["separable"] and edge["edge_low"] > 0 and edge["compared"] == edge["games"]
+
+
 def test_a_planted_seat_handicap_is_stable_with_strength(tmp_path):
     handicap = {2: (0.55, 1.0)}  # seat 1 plays as if it started with less cash, at every rung
     a = _analysis(tmp_path, games=600, player_counts=(2,), seed=7, **_rungs({r: handicap for r in RUNGS}))
