@@ -2,11 +2,10 @@
 ranked by size x confidence x stability with strength.
 
 - size: the effect in win-share points (a seat against its fair share, a legacy's
-  buyer against players of the same policy, seat and draw); content dead at the
-  strongest rung counts as `DEAD_SIZE`, for nothing is worth less than content the
-  best players never reach;
-- confidence: 1 - the Holm-adjusted p-value (1 for dead content, which is a rate
-  whose interval lies under the cut);
+  buyer against players of the same policy, seat and draw); a legacy nobody bids
+  above its minimum at the strongest rung counts as `DEAD_SIZE`;
+- confidence: 1 - the Holm-adjusted p-value (1 for dead content, judged on 100 sales
+  or more);
 - stability: how far the finding can be trusted to hold for better players (its
   strength label: `STABILITY`).
 
@@ -26,7 +25,6 @@ MOST = 5
 DEAD_SIZE = 0.2
 STABILITY = {strength.STABLE: 1.0, strength.GROWS: 1.0, strength.FADES: 0.5, strength.WEAK_ONLY: 0.2,
              strength.REVERSES: 0.0}
-BANK_ENDS = 0.5  # the bank ends at least this share of the top rung's games: its size is what stops them
 UNLABELLED = 0.7  # a finding of one population, or of populations that are not rungs
 
 
@@ -113,26 +111,18 @@ def _legacy_changes(a: Analysis) -> list[Change]:
 
 
 def _dead_changes(a: Analysis) -> list[Change]:
-    """Content dead at the strongest rung (judged as Dead content judges it): the bank
-    breaking before the late phases comes first, as it keeps the late content out of
-    reach; then legacies that never sell above their minimum."""
+    """Legacies that never sell above their minimum under the strongest play (judged as
+    Dead content judges them). Late phases the strongest rung never reaches are a
+    finding, not an item here: no key is known to bring them back (a bigger bank does
+    not: experiments/strong_endgame.toml)."""
     top = a.roles.top
     if top is None:
         return []
     out = []
-    mine = pl.col("population") == top
-    never = next(((phase, r) for (phase,), g in a.tables["phases_reached"].filter(mine).group_by(
-        "phase", maintain_order=True) for _, r in find.dead_in(a, g, "share") if r[3] >= find.MIN_GAMES), None)
-    ends = a.tables["end_reasons"].filter(mine & (pl.col("end_reason") == "bank"))
-    share = ends["count"].sum() / max(1, ends["games"].sum())
-    if never and share >= BANK_ENDS:
-        out.append(Change("bank.cash", "raise it, so that strong play reaches the late phases",
-                          f"Under the strongest play ({top}) {100 * share:.0f} % of games end by the bank and "
-                          f"phase {never[0]} (or later) is reached in {find.rate_text(never[1])} of them",
-                          _fair_value(a, "bank.", ""), DEAD_SIZE))
-    for (legacy,), g in a.tables["auction_prices"].filter(mine).group_by("legacy", maintain_order=True):
+    for (legacy,), g in a.tables["auction_prices"].filter(pl.col("population") == top).group_by(
+            "legacy", maintain_order=True):
         for _, r in (r for r in find.dead_in(a, g, "above_min_rate") if r[1][3] >= find.MIN_GAMES):
             out.append(Change(f"legacies.{legacy}.price", "lower it",
                               f"Under the strongest play ({top}) it sells above its minimum in {find.rate_text(r)} "
-                              f"of {r[3]} sales", "", DEAD_SIZE / 2))
+                              f"of {r[3]} sales", "", DEAD_SIZE))
     return out

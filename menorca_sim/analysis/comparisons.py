@@ -22,7 +22,8 @@ def win_share_comparisons(df: pl.DataFrame, section: str, subject: Callable[[dic
             section, who, row["win_share"], row["win_share_low"], row["win_share_high"], row["fair"],
             row["p_value"],
             f"{who[0].upper()}{who[1:]} wins {_percent(row['win_share'])} % ({_percent(row['win_share_low'])}–"
-            f"{_percent(row['win_share_high'])} %) against a fair {_percent(row['fair'])} %.", row=row))
+            f"{_percent(row['win_share_high'])} %) against a fair {_percent(row['fair'])} %.", row=row,
+            bounds=(0.0, 1.0)))
     return out
 
 
@@ -50,7 +51,7 @@ def probe_comparisons(df: pl.DataFrame) -> list[stats.Comparison]:
             "probe", f"with {row['players']} players, {row['probe']}", row["change"], row["change_low"],
             row["change_high"], 0.0, row["p_value"],
             f"With {row['players']} players, {row['probe']} wins {d:+.0f} points ({lo:+.0f} to {hi:+.0f}) against "
-            f"the same seat on the same seeds without it.", row=row))
+            f"the same seat on the same seeds without it.", row=row, bounds=(-1.0, 1.0)))
     return out
 
 
@@ -63,5 +64,5 @@ def legacy_comparisons(df: pl.DataFrame, prefix: Callable[[dict], str]) -> list[
             "legacy", f"{where}the buyer of {row['legacy']}", row["edge"], row["edge_low"], row["edge_high"], 0.0,
             row["p_value"],
             f"{where[0].upper()}{where[1:]}the buyer of {row['legacy']} wins {d:+.0f} points ({lo:+.0f} to "
-            f"{hi:+.0f}) against players of the same seat and minor draw.", row=row))
+            f"{hi:+.0f}) against players of the same policy, seat and minor draw.", row=row, bounds=(-1.0, 1.0)))
     return out

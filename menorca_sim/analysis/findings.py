@@ -54,24 +54,24 @@ def dead_content(a: Analysis) -> list[Finding]:
         starts = dead_in(a, rows, "start_rate")
         if starts:
             found["start", company][variant] = Finding(
-                f"{company} is {_said(starts, 'started', 'games it is in play')}",
+                f"{company} is {_said(starts, 'started', 'games it is in play', rows, 'start_rate')}",
                 f"{company}'s start rules, par and home{_probe(a, starts, f'probe(start={company})', company)}")
         floats = dead_in(a, rows.filter(~pl.col("population").is_in([p for p, _ in starts])), "float_rate")
         if floats:
             found["float", company][variant] = Finding(
-                f"{company} {'is started but ' if not starts else ''}{_said(floats, 'floats', 'games')}",
+                f"{company} {'is started but ' if not starts else ''}{_said(floats, 'floats', 'games', rows, 'float_rate')}",
                 f"what {company} needs before it operates, and its capital"
                 f"{_probe(a, floats, f'probe(start={company})', company)}")
     for variant, legacy, rows in _by(t["auction_prices"], "legacy"):
         above = dead_in(a, rows, "above_min_rate")
         if above:
             found["price", legacy][variant] = Finding(
-                f"{legacy} {_said(above, 'sells above its minimum price', 'sales')}",
+                f"{legacy} {_said(above, 'sells above its minimum price', 'sales', rows, 'above_min_rate')}",
                 f"{legacy}'s price{_probe(a, above, f'probe(legacy={legacy})', legacy)}")
     for variant, reason, rows in _by(t["end_reasons"].filter(pl.col("end_reason") != "cap"), "end_reason"):
         share = dead_in(a, rows, "share")
         if share:
-            found["end", reason][variant] = Finding(f"A game {_said(share, f'ends by {reason}', 'games')}",
+            found["end", reason][variant] = Finding(f"A game {_said(share, f'ends by {reason}', 'games', rows, 'share')}",
                                                     _ENDING_LOOK[reason])
     stopped: set[tuple[str, str]] = set()  # (variant, population) whose first phase never reached is told
     for variant, phase, rows in _by(t["phases_reached"], "phase"):  # phases in order: the first dead one is told
@@ -79,7 +79,7 @@ def dead_content(a: Analysis) -> list[Finding]:
         stopped |= {(variant, p) for p, _ in reached}
         if reached:
             found["phase", phase][variant] = Finding(
-                f"Phase {phase} (or any later one) is {_said(reached, 'reached', 'games')}",
+                f"Phase {phase} (or any later one) is {_said(reached, 'reached', 'games', rows, 'share')}",
                 "the bank's size and the payouts before it")
     edges = t.get("company_edges")
     for variant, company, rows in _by(edges, "company") if edges is not None else ():
@@ -96,7 +96,7 @@ def dead_in(a: Analysis, rows: pl.DataFrame, rate: str) -> list[tuple[str, tuple
     those with `MIN_GAMES` games or more (all of them pooled as one where none has)."""
     pools = [(p, _pooled(g, rate)) for (p,), g in rows.group_by("population", maintain_order=True)]
     judged = [(p, r) for p, r in pools if r[3] >= MIN_GAMES] or [("", _pooled(rows, rate))]
-    order = {p: k for k, p in enumerate(a.populations)}
+    order = {p: k for k, p in enumerate(_in_order(a))}
     return sorted(((p, r) for p, r in judged if r[0] <= RARE), key=lambda pr: order.get(pr[0], -1))
 
 
@@ -112,9 +112,14 @@ def _probe(a: Analysis, dead: list[tuple[str, tuple]], spec: str, item: str) -> 
             f"spot of the players (forcing {item} helps) from weak content (it hurts)")
 
 
-def _said(dead: list[tuple[str, tuple]], verb: str, of: str) -> str:
+def _said(dead: list[tuple[str, tuple]], verb: str, of: str, rows: pl.DataFrame, rate: str) -> str:
     """'never started in tuned games: 0 % (0–1 %) of 900 games it is in play; rarely in
-    mcts games: 3 % (...) of 900' (without populations: the first part alone)."""
+    mcts games: 3 % (...) of 900' (without populations: the first part alone); where it
+    is dead in every population judged (two or more), once over all of `rows`."""
+    if len(dead) > 1 and len(dead) == len({p for (p,), g in rows.group_by("population")
+                                           if g["games"].sum() >= MIN_GAMES}):
+        pooled = _pooled(rows.filter(pl.col("population").is_in([p for p, _ in dead])), rate)
+        return f"{_never(pooled[0])} {verb} in any population: {rate_text(pooled)} of {pooled[3]} {of}"
     parts = []
     for k, (population, r) in enumerate(dead):
         where = f" in {population} games" if population else ""
@@ -282,9 +287,9 @@ def strong_play_ending(a: Analysis) -> Finding | None:
             f"{bank[3]} games end by the bank, and phase {never} is reached in {rate_text(at_top[never])} of them, "
             f"against {rate_text(at_low)} of {low} games; the content from {never} on (the companies, vehicles, "
             f"tiles and events of its epoch and later) is not played by the strongest players")
-    return Finding(text, "bank.cash and the payouts: the bank breaks before the late phases "
-                   "(experiments/strong_endgame.toml sweeps the bank under strong play: "
-                   "reports/strong_endgame/summary.md)", "")
+    return Finding(text, "what advances the phase (the first purchase of each vehicle tier) and the bank's "
+                   "size: experiments/strong_endgame.toml sweeps the bank under strong play "
+                   "(reports/strong_endgame/summary.md)", "")
 
 
 def _sweep_points(a: Analysis) -> set[str]:

@@ -187,6 +187,7 @@ class Comparison:
     row: dict = field(default_factory=dict)  # the table row it tests: its keys name the fact (players, seat, ...)
     holm_low: float = np.nan  # the interval at Holm's level for this test (`apply_holm`)
     holm_high: float = np.nan
+    bounds: tuple[float, float] = (-np.inf, np.inf)  # what the estimate can be (a share: 0 to 1)
 
 
 def apply_holm(comparisons: list[Comparison], alpha: float = ALPHA) -> None:
@@ -203,8 +204,8 @@ def apply_holm(comparisons: list[Comparison], alpha: float = ALPHA) -> None:
         c.p_holm = float(adjusted[i])
         c.significant = bool(adjusted[i] < alpha)
         widen = _z(1 - alpha / (len(comparisons) - rank)) / z
-        c.holm_low = c.estimate - (c.estimate - c.low) * widen
-        c.holm_high = c.estimate + (c.high - c.estimate) * widen
+        c.holm_low = max(c.bounds[0], c.estimate - (c.estimate - c.low) * widen)
+        c.holm_high = min(c.bounds[1], c.estimate + (c.high - c.estimate) * widen)
 
 
 @dataclass(frozen=True)

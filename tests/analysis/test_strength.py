@@ -148,3 +148,20 @@ seats = "heuristic_tuned"
     [seat] = [f for f in find.findings(a) if f.text.startswith("In 2-player games seat 1 wins")]
     assert seat.label == strength.STABLE, seat.line()
     assert all(c.estimate < c.reference for c in find.facts(a)[("seat", "", 2, 1)].values())
+
+
+def test_the_strongest_rung_stopping_short_of_the_late_phases_is_a_finding(tmp_path):
+    data = synthetic_data.write_dataset(tmp_path, synthetic_data.Spec(games=300, player_counts=(2,), seed=12,
+                                                                      **_rungs({})))
+    for part in (data / "games").glob("*.parquet"):  # every mcts game ends by the bank in 6H
+        df = pl.read_parquet(part)
+        top = pl.col("population") == "mcts"
+        df.with_columns(phase=pl.when(top).then(pl.lit("6H")).otherwise("phase"),
+                        epoch=pl.when(top).then(2).otherwise("epoch"),
+                        end_reason=pl.when(top).then(pl.lit("bank")).otherwise("end_reason")).write_parquet(part)
+    a = analyse(Dataset(data))
+    [ending] = [f for f in find.findings(a) if f.text.startswith("The stronger the players, the shorter the game")]
+    assert "under the strongest play (mcts) 100 % (99–100 %) of 300 games end by the bank, and phase 7H is " \
+           "reached in 0 % (0–1 %) of them, against " in ending.text
+    assert any(line.startswith("Phase 7H (or any later one) is never reached in mcts games")
+               for line in (f.line() for f in find.dead_content(a)))
