@@ -6,6 +6,8 @@ so that a study can tell a weak piece of content from one the players only miss.
     probe(legacy=L9)                 buys L9 at its minimum price: reserves it at that bid
                                      and buys it when it is on offer at that price or less
     probe(legacy=L9, up_to=200)      the same, bidding up to 200 R.
+    probe(tier=true)                 a company it directs buys the newest vehicle on sale
+                                     whenever it may, until the next tier opens its phase
     probe(start=CCM, play="heuristic(temperature=0.1)")   the player it otherwise is
 
 Seated in one chair of a table of usual players (the seats rotated) and played on the
@@ -29,12 +31,13 @@ class ProbeParams:
     start: str = ""  # the company whose first certificate it always takes
     legacy: str = ""  # the legacy it always bids for
     up_to: int = -1  # the most it bids for `legacy` (-1: the legacy's minimum price)
+    tier: bool = False  # its companies buy the newest vehicles whenever they may: the tiers move on
 
     def __post_init__(self) -> None:
-        if bool(self.start) == bool(self.legacy):
-            raise ValueError("a probe forces one thing: give start=COMPANY or legacy=LEGACY")
-        if self.start and self.up_to != -1:
-            raise ValueError("up_to goes with legacy=, not with start=")
+        if sum(map(bool, (self.start, self.legacy, self.tier))) != 1:
+            raise ValueError("a probe forces one thing: give start=COMPANY, legacy=LEGACY or tier=true")
+        if self.up_to != -1 and not self.legacy:
+            raise ValueError("up_to goes with legacy=, not with start= or tier=")
 
 
 class Probe:
@@ -46,8 +49,21 @@ class Probe:
         self.auction_strategy = player.auction_strategy
 
     def act(self, game, legal: list[dict]) -> dict:
-        forced = self._take_first(game, legal) if self.params.start else self._bid(game, legal)
+        force = self._take_first if self.params.start else self._bid if self.params.legacy else self._next_tier
+        forced = force(game, legal)
         return forced if forced is not None else self.player.act(game, legal)
+
+    def _next_tier(self, game, legal: list[dict]) -> dict | None:
+        """At a company's vehicle purchase: the newest vehicle the bank offers, where it
+        is of the phase in force or the next (the next tier is offered once the current
+        one is sold out, and its first purchase opens its phase): the company keeps
+        buying until the tiers move on. Vehicles of a past tier it leaves alone."""
+        if game.decision() != "buy_vehicles":
+            return None
+        tiers, now = game.ruleset.tier_index, game.phase_index()
+        newest = [a for a in legal if a["type"] == "buy_vehicle" and a["source"] == "bank"
+                  and tiers[a["vehicle"]] >= now]
+        return min(newest, key=lambda a: (-tiers[a["vehicle"]], a["price"])) if newest else None
 
     def _take_first(self, game, legal: list[dict]) -> dict | None:
         company = self.params.start

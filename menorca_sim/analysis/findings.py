@@ -267,12 +267,14 @@ def inseparable(a: Analysis) -> list[str]:
 
 def strong_play_ending(a: Analysis) -> Finding | None:
     """Where the strongest rung stops short of the late phases that the weakest rung
-    reaches: the share of its games the bank ends, the first phase it (almost) never
-    reaches, and the cause where the dataset can tell it (a sweep of the bank)."""
+    reaches (in the baseline variant): the share of its games the bank ends, the first
+    phase it (almost) never reaches and, where the dataset probed it, whether forcing
+    the vehicle tiers on helps the player who does it or costs him."""
     if len(a.roles.rungs) < 2:
         return None
     low, top = a.roles.rungs[0], a.roles.top
-    reached = a.tables["phases_reached"]
+    base = baseline_variant(a.manifest, a.variants)
+    reached = a.tables["phases_reached"].filter(pl.col("variant") == base)
     at_top = {ph: _pooled(g, "share") for (ph,), g in reached.filter(pl.col("population") == top)
               .group_by("phase", maintain_order=True)}
     never = next((ph for ph, r in at_top.items() if r[0] <= RARE), None)
@@ -281,15 +283,26 @@ def strong_play_ending(a: Analysis) -> Finding | None:
     at_low = _pooled(reached.filter((pl.col("population") == low) & (pl.col("phase") == never)), "share")
     if not at_low[0] > RARE:
         return None
-    ends = a.tables["end_reasons"].filter((pl.col("population") == top) & (pl.col("end_reason") == "bank"))
+    ends = a.tables["end_reasons"].filter((pl.col("variant") == base) & (pl.col("population") == top)
+                                          & (pl.col("end_reason") == "bank"))
     bank = _pooled(ends, "share")
-    text = (f"The stronger the players, the shorter the game: under the strongest play ({top}) {rate_text(bank)} of "
-            f"{bank[3]} games end by the bank, and phase {never} is reached in {rate_text(at_top[never])} of them, "
-            f"against {rate_text(at_low)} of {low} games; the content from {never} on (the companies, vehicles, "
-            f"tiles and events of its epoch and later) is not played by the strongest players")
-    return Finding(text, "what advances the phase (the first purchase of each vehicle tier) and the bank's "
-                   "size: experiments/strong_endgame.toml sweeps the bank under strong play "
-                   "(reports/strong_endgame/summary.md)", "")
+    text = (f"{_in_variant(a, base)}The stronger the players, the shorter the game: under the strongest play ({top}) "
+            f"{rate_text(bank)} of {bank[3]} games end by the bank, and phase {never} is reached in "
+            f"{rate_text(at_top[never])} of them, against {rate_text(at_low)} of {low} games; the content from "
+            f"{never} on (the companies, vehicles, tiles and events of its epoch and later) is not played by the "
+            f"strongest players")
+    tiers = [(key, f) for key, f in probe_verdicts(a).items() if key[0] == base and "tier=" in key[2]
+             and f.label != NO_EFFECT]
+    if tiers:
+        text += "; forcing the vehicle tiers on " + "; ".join(
+            f"{'helps' if f.label == RAISES else 'costs'} the player who does it in {key[1]}-player games "
+            f"({f.text.split('win share by ')[1].split(' against')[0]})" for key, f in tiers)
+        text += (": a blind spot of the players" if all(f.label == RAISES for _, f in tiers) else
+                 ": the late content is not worth reaching, the players are right to leave it"
+                 if all(f.label == LOWERS for _, f in tiers) else "")
+    return Finding(text, "what advances the phase (the first purchase of each vehicle tier), the late vehicles' "
+                   "prices and the bank's size: experiments/strong_endgame.toml sweeps the bank and probes the "
+                   "tiers under strong play (reports/strong_endgame/summary.md)", "")
 
 
 def _sweep_points(a: Analysis) -> set[str]:
@@ -332,14 +345,17 @@ def probe_verdicts(a: Analysis) -> dict[tuple, Finding]:
         c = next(iter(by_pop.values()))
         verdict = NO_EFFECT if not c.significant else RAISES if c.estimate > 0 else LOWERS
         r = c.row
-        what = f"taking {r['item']}'s first certificate" if r["forces"] == "start" else f"buying {r['item']}"
-        meaning = {RAISES: f"the players miss it ({r['item']} is worth more than they think)",
-                   LOWERS: f"{r['item']} is weak", NO_EFFECT: "neither helps nor costs"}[verdict]
+        item = "the next vehicle tier" if r["forces"] == "tier" else r["item"]
+        what = {"start": f"taking {item}'s first certificate", "legacy": f"buying {item}",
+                "tier": f"buying {item} as soon as it may"}[r["forces"]]
+        meaning = {RAISES: f"the players miss it ({item} is worth more than they think)",
+                   LOWERS: f"{item} is weak", NO_EFFECT: "neither helps nor costs"}[verdict]
         text = (f"{_in_variant(a, key[1])}In {key[2]}-player games, always {what} ({r['probe']}) changes the "
                 f"prober's win share by {100 * c.estimate:+.0f} points ({100 * c.low:+.0f} to {100 * c.high:+.0f}) "
                 f"against the same seat on the same seeds, over {r['pairs']} games: {meaning}")
-        look = f"{r['item']}'s price" if r["forces"] == "legacy" else f"{r['item']}'s start rules, par and capital"
-        out[key[1:]] = Finding(text, f"how the players value {r['item']}" if verdict == RAISES else look, verdict)
+        look = {"legacy": f"{item}'s price", "start": f"{item}'s start rules, par and capital",
+                "tier": "the late vehicles' prices and what each phase changes"}[r["forces"]]
+        out[key[1:]] = Finding(text, f"how the players value {item}" if verdict == RAISES else look, verdict)
     return out
 
 
