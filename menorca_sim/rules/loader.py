@@ -259,7 +259,7 @@ def _ability(t: Table) -> m.Ability:
 def parse_ruleset(root: Table, source: str, digest: str, overrides: dict) -> m.Ruleset:
     root.only({"meta", "bank", "player_counts", "setup", "auction", "companies", "merger", "phases",
                "epochs", "events", "vehicles", "operating", "stock", "market", "markers", "end",
-               "legacies", "map", "tiles"})
+               "minors", "routes", "company_shares", "legacies", "map", "tiles"})
     meta = root.table("meta")
     meta.only({"name", "description"})
     bank = root.table("bank")
@@ -380,7 +380,18 @@ def parse_ruleset(root: Table, source: str, digest: str, overrides: dict) -> m.R
     en = root.table("end")
     en.only(m.EndRules.__dataclass_fields__)
     end = m.EndRules(en.str("bank_broken_finish", choices=("or",)), en.str("bankruptcy_finish", choices=("or",)),
-                     en.int("max_ors", minimum=1), en.str("tie_break", choices=("cash",)))
+                     en.int("max_ors", minimum=1), en.str("tie_break", choices=("cash",)),
+                     en.str("bank_empty_in_stock_round", choices=("next_or", "end_of_round")))
+
+    mi = root.table("minors")
+    mi.only(m.MinorRules.__dataclass_fields__)
+    minor_rules = m.MinorRules(mi.str("last_certificate", choices=("keep", "may_sell")))
+    ro = root.table("routes")
+    ro.only(m.RouteRules.__dataclass_fields__)
+    routes = m.RouteRules(ro.int("min_distinct_nodes", minimum=1))
+    cs = root.table("company_shares")
+    cs.only(m.CompanyShareRules.__dataclass_fields__)
+    company_shares = m.CompanyShareRules(cs.str("buy_back_after_sale", choices=("allowed", "next_or")))
 
     # A legacy closes at its own close_epoch, else when the first legacies_close epoch begins.
     default_close = next((e.number for e in epochs if e.legacies_close), None)
@@ -410,6 +421,9 @@ def parse_ruleset(root: Table, source: str, digest: str, overrides: dict) -> m.R
         market=_market(root),
         markers=markers,
         end=end,
+        minor_rules=minor_rules,
+        routes=routes,
+        company_shares=company_shares,
         legacies=legacies,
         map=_map(root),
         tiles=_tiles(root),
