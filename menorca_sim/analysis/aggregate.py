@@ -498,7 +498,7 @@ def trajectories(ds: Dataset) -> pl.DataFrame:
             .sort(*KEYS, "draw", "measure", "who", "or").collect())
 
 
-PROBE = re.compile(r"^probe\(.*\b(start|legacy)=['\"]?([^,'\")]+)")  # policies/probe.py's specs
+PROBE = re.compile(r"^probe\(.*\b(start|legacy|pump|loot)=['\"]?([^,'\")]+)")  # policies/probe.py's specs
 
 
 def probe_effects(ds: Dataset) -> pl.DataFrame:
