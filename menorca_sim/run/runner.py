@@ -26,7 +26,6 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
 
-from joblib import Parallel, delayed
 from tqdm import tqdm
 
 from menorca_sim.run import dataset_lock
@@ -34,6 +33,10 @@ from menorca_sim.run import parquet_store as store
 from menorca_sim.run.chunk_worker import ChunkResult, PlayFn, play_chunk, play_one
 from menorca_sim.run.experiment import Experiment
 from menorca_sim.run.limits import Limits
+
+with warnings.catch_warnings(record=True) as _JOBLIB_WARNINGS:  # told as one line by each run (below)
+    warnings.simplefilter("always", UserWarning)
+    from joblib import Parallel, delayed
 
 BACKENDS = ("loky", "dask")
 MAX_DEFAULT_CHUNK = 100  # games; large enough that scheduling costs little next to playing
@@ -107,6 +110,8 @@ def run_experiment(experiment: Experiment, out: str | Path, *, jobs: int | None 
     except dataset_lock.Busy as exc:
         raise RunError(f"{out}: {exc}") from None
     try:
+        for caught in _JOBLIB_WARNINGS:  # e.g. no semaphores under a file-size limit: joblib plays serially
+            warnings.warn(str(caught.message), RunWarning)
         if lock.left_behind:
             warnings.warn(f"{out}: took over the lock left by {lock.left_behind}, which no longer runs", RunWarning)
         return _run(experiment, out, jobs, backend, scheduler, chunk, resume, fail_fast, progress, play, limits,
@@ -203,6 +208,9 @@ class _Book:
         try:
             return write()
         except OSError as exc:
+            if exc.errno == errno.EFBIG:
+                raise _Stopped(f"cannot write {what} ({exc.strerror}: the process's file-size limit, `ulimit -f`, "
+                               f"is too low for it; not a lack of disk space)") from None
             if exc.errno not in _NO_SPACE:
                 raise _Stopped(f"cannot write {what} ({exc.strerror})") from None
             done = len(self.manifest["finished"])
@@ -219,7 +227,7 @@ class _Book:
                            f"to finish, {free}") from None
 
 
-_NO_SPACE = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG}
+_NO_SPACE = {errno.ENOSPC, errno.EDQUOT}
 
 
 def _size(n: float) -> str:
@@ -232,11 +240,19 @@ def _size(n: float) -> str:
 
 
 def _chunks_to_play(out: Path, manifest: dict[str, Any]) -> list[int]:
-    """The chunks without sound parts. Each damaged part is named in a warning and moved
-    aside, and its chunk played again; a sound chunk not yet in the manifest is recorded."""
+    """The chunks without sound parts. Each damaged part, and each part file the manifest
+    does not list, is named in a warning and moved aside, and a damaged part's chunk
+    played again; a sound chunk not yet in the manifest is recorded."""
     records = manifest["finished"]
+    present, unlisted = store.parts_on_disk(out, manifest["chunks"])
+    for damage in unlisted:
+        warnings.warn(f"{damage.line()}: moved to {store.move_aside(out, damage.path)}", RunWarning)
+    checked = present | {int(k) for k in records}  # any other chunk has nothing on disk to check
     todo = []
     for chunk_id in range(manifest["chunks"]):
+        if chunk_id not in checked:
+            todo.append(chunk_id)
+            continue
         games = store.chunk_games(manifest["total_games"], manifest["chunk_size"], chunk_id)
         record, damaged = store.check_chunk(out, chunk_id, games, records.get(str(chunk_id)))
         for damage in damaged:
