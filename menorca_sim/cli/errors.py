@@ -30,13 +30,14 @@ def known_errors() -> tuple[type[BaseException], ...]:
     """The exception types that mean bad user input (imported only when one is raised,
     so that a command does not pay for the others' imports)."""
     from menorca_sim.analysis.aggregate import DatasetError
+    from menorca_sim.analysis.planning import PlanError
     from menorca_sim.run.experiment import ExperimentError
     from menorca_sim.rules import RulesetError
     from menorca_sim.run.parquet_store import DatasetRefused, ManifestError
     from menorca_sim.run.runner import RunError
     from policies import PolicyError
 
-    return (RulesetError, ExperimentError, RunError, PolicyError, DatasetError, DatasetRefused, ManifestError,
+    return (RulesetError, ExperimentError, RunError, PolicyError, DatasetError, PlanError, DatasetRefused, ManifestError,
             OSError)
 
 

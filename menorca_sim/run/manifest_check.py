@@ -73,6 +73,7 @@ class _Checker:
         return items
 
 
+_PLURALS = {int: "integers", str: "strings"}
 _NAMES = {dict: "an object", list: "a list", str: "a string", int: "an integer", float: "a number"}
 
 
@@ -143,5 +144,5 @@ def _check_chunks(c: _Checker, data: dict, tables: tuple[str, ...], plan_games: 
             values = c.get(record, field, where, list)
             if len(values) != len(tables) or not all(isinstance(v, kind) and not isinstance(v, bool)
                                                      for v in values):
-                raise c.fail(f"{where}.{field}", f"expected {len(tables)} {field} values, one per table "
-                                                 f"({', '.join(tables)}), got {values!r}")
+                raise c.fail(f"{where}.{field}", f"expected {len(tables)} {_PLURALS[kind]}, one per table "
+                                                 f"({', '.join(tables)}), got {len(values)} values")
