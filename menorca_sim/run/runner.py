@@ -146,9 +146,9 @@ def _run(experiment: Experiment, out: Path, jobs: int | None, backend: str, sche
             with warnings.catch_warnings(), tqdm(total=games, unit="game", disable=not progress,
                                                  dynamic_ncols=True) as bar, \
                     contextlib.closing(parallel(tasks)) as results:
-                # joblib warns about the chunks it cancels when --fail-fast stops the run
-                warnings.filterwarnings("ignore", message=".*tasks have been successfully executed",
-                                        category=UserWarning)
+                # joblib warns about the chunks it cancels when --fail-fast or an interrupt stops the run
+                warnings.filterwarnings("ignore", message=".*tasks (have been successfully executed|which were "
+                                                          "still being processed)", category=UserWarning)
                 for result in results:
                     book.add(result)
                     played += result.games

@@ -93,3 +93,20 @@ def test_a_file_size_limit_stops_the_run(tmp_path, monkeypatch):
     assert resumed.exit_code == 0, resumed.output
     assert resumed.stdout.startswith("toy: 56 games played")
     assert_same_rows(out, tmp_path / "whole", exp.total_games)
+
+
+def test_a_file_size_limit_of_zero_is_one_line_naming_the_file(tmp_path):
+    """`ulimit -f 0`: not even the lock can be written; the line names it and says that a
+    size limit, not the disk, is short."""
+    exp_path, _ = toy_study(tmp_path, CHUNK)
+
+    def no_file_size() -> None:
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (0, 0))
+
+    out = tmp_path / "data"
+    limited = subprocess.run([sys.executable, "-c", CLI_SCRIPT, str(exp_path), "--out", str(out), "--jobs", "1"],
+                             preexec_fn=no_file_size, capture_output=True, text=True)
+    assert limited.returncode == 2
+    assert limited.stderr == (f"error: {out / '.lock'}: File too large (the process's file-size limit, `ulimit -f`, "
+                              f"is too low for it; not a lack of disk space)\n")
