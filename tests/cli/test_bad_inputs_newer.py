@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from helpers.experiment_files import one_draw_study
 
 from menorca_sim.cli import main
 from menorca_sim.cli.errors import OneLineGroup
@@ -23,14 +24,7 @@ from menorca_sim.tuning.space import load_tune_spec
 
 CLI = OneLineGroup(name="menorca-sim", commands=main.commands)
 
-TINY = """name = "tiny"
-seed = 1
-games = 2
-players = [2]
-minors = [["Ramaders", "Artesans"]]
-[policies]
-seats = "random_legal"
-"""
+TINY = one_draw_study("tiny", 1, 2, 2, '[policies]\nseats = "random_legal"\n', draw='["Ramaders", "Artesans"]')
 
 TUNE = """name = "t"
 opponents = ["heuristic"]
