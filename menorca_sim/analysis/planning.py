@@ -37,23 +37,23 @@ def games_for_rate(p0: float, effect: float, alpha: float = 0.05, power: float =
     form n = ((z(1-alpha/2) sqrt(p0 q0) + z(power) sqrt(p1 q1)) / effect)^2."""
     p1 = p0 + effect
     if not 0 < p0 < 1 or not 0 < p1 < 1 or effect == 0:
-        raise PlanError(f"--effect {effect:g}: a seat's fair share {p0:.3g} plus the effect must be within (0, 1) "
+        raise PlanError(f"effect {effect:g}: a seat's fair share {p0:.3g} plus the effect must be within (0, 1), "
                         f"and the effect non-zero")
     z_a, z_b = _z(1 - alpha / 2), _z(power)
     return _games((z_a * math.sqrt(p0 * (1 - p0)) + z_b * math.sqrt(p1 * (1 - p1))) / effect,
-                  f"--effect {effect:g} at level {alpha:.3g} (--alpha / --tests)")
+                  f"effect {effect:g} at level {alpha:.3g} (alpha / tests)")
 
 
 def games_for_paired(sd_difference: float, effect: float, alpha: float = 0.05, power: float = 0.8) -> int:
     """Pairs (games per variant, on common seeds) for a two-sided paired test to find a
     mean difference `effect` when the per-pair differences spread `sd_difference`."""
     if effect == 0:
-        raise PlanError("--effect: expected a non-zero difference, got 0")
+        raise PlanError("effect: expected a non-zero difference, got 0")
     if not sd_difference > 0:
         raise PlanError("the pilot's pairs do not differ at all in the metric: no spread to plan from "
                         "(choose another --metric, or a larger pilot)")
     z_a, z_b = _z(1 - alpha / 2), _z(power)
-    return _games((z_a + z_b) * sd_difference / effect, f"--effect {effect:g} at level {alpha:.3g} (--alpha / --tests)")
+    return _games((z_a + z_b) * sd_difference / effect, f"effect {effect:g} at level {alpha:.3g} (alpha / tests)")
 
 
 @dataclass(frozen=True)

@@ -17,6 +17,7 @@ import errno
 import functools
 import math
 import signal
+import threading
 import warnings
 from typing import Any, Callable, Iterator, NoReturn
 
@@ -157,11 +158,13 @@ def interruptible(what_is_kept: str) -> Iterator[None]:
         received.append(signum)
         raise KeyboardInterrupt
 
-    previous = signal.signal(signal.SIGTERM, terminate)
+    main = threading.current_thread() is threading.main_thread()  # only it may set a handler
+    previous = signal.signal(signal.SIGTERM, terminate) if main else None
     try:
         yield
     except KeyboardInterrupt:
         click.echo(f"interrupted: {what_is_kept}", err=True)
         raise SystemExit(128 + (received[0] if received else signal.SIGINT)) from None
     finally:
-        signal.signal(signal.SIGTERM, previous)
+        if main:
+            signal.signal(signal.SIGTERM, previous)

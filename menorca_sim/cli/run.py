@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from menorca_sim.cli.errors import Finite, fail, interruptible, one_line_errors, one_line_warnings
-from menorca_sim.run.experiment import check_policy_spec, load_experiment
+from menorca_sim.run.experiment import ExperimentError, check_policy_spec, load_experiment
 from menorca_sim.run.limits import Limits
 from menorca_sim.run.runner import BACKENDS, RunWarning, run_experiment
 
@@ -44,10 +44,14 @@ def command(experiment: str, games: int | None, jobs: int | None, backend: str, 
         fail("--scheduler needs --backend dask")
     exp = load_experiment(experiment, games=games, check_policy=check_policy_spec)
     if exp.target is not None:  # [plan]: say before the games whether there will be enough of them
-        from menorca_sim.analysis.planning import seat_plan
+        from menorca_sim.analysis.planning import PlanError, seat_plan
 
         t = exp.target
-        for line in seat_plan(exp, t["effect"], t["power"], t["alpha"] / t["tests"]):
+        try:
+            lines = seat_plan(exp, t["effect"], t["power"], t["alpha"] / t["tests"])
+        except PlanError as exc:  # a target no study can reach: the file's [plan] says so
+            raise ExperimentError(exp.file, "plan", str(exc)) from None
+        for line in lines:
             click.echo(line, err=True)
     with interruptible("finished chunks are kept; run again with --resume to finish"), one_line_warnings(RunWarning):
         summary = run_experiment(exp, Path(out) if out else Path("reports") / exp.name / "data", jobs=jobs,

@@ -264,7 +264,8 @@ def _present(out: Path, chunk_id: int) -> list[Path]:
 
 
 class DatasetRefused(Exception):
-    """A dataset with damaged parts, read without allowing a partial read (one line)."""
+    """A dataset that cannot be read as it stands (one line): damaged parts without a
+    partial read allowed, nothing sound to read, or a run still writing it."""
 
 
 class CheckedDataset:
@@ -287,7 +288,7 @@ class CheckedDataset:
             return
         if not allow_partial:
             raise DatasetRefused(self.check.refusal(allow))
-        if self.check.games_left_out is not None and not _has_sound_chunk(self.source, self.check):
+        if not _has_sound_chunk(self.source, self.check):
             raise DatasetRefused(f"{self.source}: every chunk has a damaged part, nothing is left to read "
                                  f"(first: {self.check.damaged[0].line()}); `menorca-sim run ... --resume` "
                                  f"plays them again")
@@ -359,7 +360,7 @@ def read_manifest(out: Path) -> dict[str, Any] | None:
     path = out / MANIFEST
     try:
         text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
+    except (FileNotFoundError, NotADirectoryError):
         return None
     try:
         data = json.loads(text)

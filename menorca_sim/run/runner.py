@@ -34,9 +34,14 @@ from menorca_sim.run.chunk_worker import ChunkResult, PlayFn, play_chunk, play_o
 from menorca_sim.run.experiment import Experiment
 from menorca_sim.run.limits import Limits
 
-with warnings.catch_warnings(record=True) as _JOBLIB_WARNINGS:  # told as one line by each run (below)
+with warnings.catch_warnings(record=True) as _caught:
     warnings.simplefilter("always", UserWarning)
     from joblib import Parallel, delayed
+# joblib cannot make its semaphores (under a file-size limit, say) and plays serially:
+# each run tells it as one warning line, not as this import's two-line warning
+_SERIAL = [str(w.message) for w in _caught if "operate in serial mode" in str(w.message)]
+for _other in (w for w in _caught if "operate in serial mode" not in str(w.message)):
+    warnings.showwarning(_other.message, _other.category, _other.filename, _other.lineno)
 
 BACKENDS = ("loky", "dask")
 MAX_DEFAULT_CHUNK = 100  # games; large enough that scheduling costs little next to playing
@@ -110,8 +115,8 @@ def run_experiment(experiment: Experiment, out: str | Path, *, jobs: int | None 
     except dataset_lock.Busy as exc:
         raise RunError(f"{out}: {exc}") from None
     try:
-        for caught in _JOBLIB_WARNINGS:  # e.g. no semaphores under a file-size limit: joblib plays serially
-            warnings.warn(str(caught.message), RunWarning)
+        for line in _SERIAL:
+            warnings.warn(line, RunWarning)
         if lock.left_behind:
             warnings.warn(f"{out}: took over the lock left by {lock.left_behind}, which no longer runs", RunWarning)
         return _run(experiment, out, jobs, backend, scheduler, chunk, resume, fail_fast, progress, play, limits,
