@@ -19,7 +19,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from policies.auction import auction_lot, reservations
-from policies.base import find_action, make_policy, register
+from policies.base import check_names, find_action, make_policy, register
+from policies.errors import PolicyError
 from policies.spec import bind, parse_args
 
 
@@ -43,13 +44,22 @@ class Probe:
         self.player = player
         self.seat = seat
         self.name = "probe"
-        self._checked = False
         self.auction_strategy = player.auction_strategy
+        self._checked = False
+
+    def check_ruleset(self, ruleset) -> None:
+        """A probe of a company or legacy the ruleset lacks would never force anything: it
+        would play as its `play` player and the study would measure nothing."""
+        for key, name, known in (("start", self.params.start, ruleset.companies),
+                                 ("legacy", self.params.legacy, ruleset.legacies)):
+            if name and name not in known:
+                raise PolicyError(f"probe: {key}={name!r} is not in the ruleset (it has {', '.join(known)})")
+        check_names(self.player, ruleset)
+        self._checked = True
 
     def act(self, game, legal: list[dict]) -> dict:
-        if not self._checked:  # the names are the game's ruleset's: known at the first decision
-            _check_names(self.params, game.ruleset)
-            self._checked = True
+        if not self._checked:  # built without a ruleset (the Python API): checked at the first decision
+            self.check_ruleset(game.ruleset)
         forced = self._take_first(game, legal) if self.params.start else self._bid(game, legal)
         return forced if forced is not None else self.player.act(game, legal)
 
@@ -81,14 +91,6 @@ class Probe:
             if a["type"] == "reserve" and a["legacy"] == legacy and a["bid"] <= cap and held is None:
                 return a
         return None
-
-
-def _check_names(params: ProbeParams, ruleset) -> None:
-    """A probe of a company or legacy the ruleset lacks would never force anything: it
-    would play as its `play` player and the study would measure nothing."""
-    for key, name, known in (("start", params.start, ruleset.companies), ("legacy", params.legacy, ruleset.legacies)):
-        if name and name not in known:
-            raise ValueError(f"probe: {key}={name!r} is not in the ruleset (it has {', '.join(known)})")
 
 
 def _factory(args: str, seat: int, rng: np.random.Generator) -> Probe:

@@ -162,15 +162,17 @@ class Experiment:
         }
 
 
-PolicyCheck = Callable[[str], None]
+PolicyCheck = Callable[[str, Ruleset], None]
+SpecCheck = Callable[[str], None]  # a PolicyCheck with the experiment's ruleset given
 
 
 def load_experiment(path: str | Path, games: int | None = None,
                     check_policy: PolicyCheck | None = None) -> Experiment:
     """Read and validate an experiment file; `games` replaces its games per cell.
 
-    `check_policy(spec)` raises on a policy spec that cannot be built (see
-    `check_policy_spec`); without it policy names are taken as they are."""
+    `check_policy(spec, ruleset)` raises on a policy spec that cannot be built or names
+    what the ruleset lacks (see `check_policy_spec`); without it policy names are taken
+    as they are."""
     path = Path(path)
     file = path.name
     try:
@@ -185,10 +187,12 @@ def load_experiment(path: str | Path, games: int | None = None,
         raise ExperimentError(exc.file, exc.key, exc.problem) from None
 
 
-def check_policy_spec(spec: str) -> None:
+def check_policy_spec(spec: str, ruleset: Ruleset | None = None) -> None:
     """Build the policy once, as the real engine adapter will (raises if it cannot). An
-    unknown name is told with the nearest known one: a typo is the usual cause."""
+    unknown name is told with the nearest known one: a typo is the usual cause. With
+    `ruleset`, the companies and legacies the policy names must be the ruleset's."""
     from policies import PolicyError, auction_names, make_policy, policy_names
+    from policies.base import check_names
     from policies.spec import split_spec
 
     style, auction = split_spec(spec)
@@ -198,7 +202,12 @@ def check_policy_spec(spec: str) -> None:
             near = difflib.get_close_matches(call.name, known, n=1)
             hint = f"; did you mean {near[0]!r}?" if near else ""
             raise PolicyError(f"{where}unknown {what} {call.name!r}{hint} (known: {', '.join(known)})")
-    make_policy(spec, 0, np.random.default_rng(0))
+    policy = make_policy(spec, 0, np.random.default_rng(0))
+    if ruleset is not None:
+        try:
+            check_names(policy, ruleset)
+        except PolicyError as exc:
+            raise PolicyError(f"policy spec {spec!r}: {exc}") from None
 
 
 def _parse(t: Table, folder: Path, games_override: int | None, check_policy: PolicyCheck | None) -> Experiment:
@@ -223,7 +232,8 @@ def _parse(t: Table, folder: Path, games_override: int | None, check_policy: Pol
     every_draw = list(itertools.combinations(ruleset.minors, ruleset.setup.minors_in_play))
     cells = tuple(Cell(p, m, (p, _draw_number(every_draw, m)))
                   for p, m in itertools.product(players, _minor_draws(t, ruleset, every_draw)))
-    populations = _populations(t, players, check_policy)
+    check = None if check_policy is None else lambda spec: check_policy(spec, ruleset)
+    populations = _populations(t, players, check)
     total = len(variants) * len(populations) * len(cells) * games
     if total > MAX_GAMES:
         raise t.fail("games", f"{games} games per cell, variant and population make {total:,} games in all; "
@@ -271,7 +281,7 @@ def _finite(t: Table, key: str, default: Any = None) -> float:
     return float(value)
 
 
-def _populations(t: Table, players: tuple[int, ...], check_policy: PolicyCheck | None) -> tuple[Population, ...]:
+def _populations(t: Table, players: tuple[int, ...], check_policy: SpecCheck | None) -> tuple[Population, ...]:
     """[policies] (one population), or named [populations.NAME] tables of the same form."""
     if "policies" in t.data and "populations" in t.data:
         raise t.fail("populations", "give either [policies] or named [populations.NAME] tables, not both")
@@ -435,7 +445,7 @@ def _minor_draws(t: Table, ruleset: Ruleset, every_draw: list[tuple[str, ...]]) 
     return draws
 
 
-def _arrangements(t: Table, players: tuple[int, ...], check_policy: PolicyCheck | None) -> dict[int, tuple[tuple[str, ...], ...]]:
+def _arrangements(t: Table, players: tuple[int, ...], check_policy: SpecCheck | None) -> dict[int, tuple[tuple[str, ...], ...]]:
     """Seatings per player count: the distinct permutations of a seat list, or the
     ordered choices of distinct pool entries."""
     t.only({"seats", "pool"})
@@ -471,7 +481,7 @@ def _arrangements(t: Table, players: tuple[int, ...], check_policy: PolicyCheck 
     return result
 
 
-def _specs(t: Table, key: str, value: Any, check_policy: PolicyCheck | None) -> tuple[str, ...]:
+def _specs(t: Table, key: str, value: Any, check_policy: SpecCheck | None) -> tuple[str, ...]:
     if not isinstance(value, list) or not value or not all(isinstance(v, str) and v for v in value):
         raise t.fail(key, f"expected a non-empty list of policy names, got {value!r}")
     if check_policy is not None:

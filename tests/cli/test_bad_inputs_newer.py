@@ -11,16 +11,20 @@ import pickle
 import time
 from pathlib import Path
 
+import numpy as np
 import pytest
 from click.testing import CliRunner
 from helpers.experiment_files import one_draw_study
 
 from menorca_sim.cli import main
 from menorca_sim.cli.errors import OneLineGroup
+from menorca_sim.play import play_game
+from menorca_sim.rules import load_ruleset
 from menorca_sim.run.experiment import load_experiment
 from menorca_sim.run.runner import run_experiment
 from menorca_sim.tuning.search import Score, run_search
 from menorca_sim.tuning.space import load_tune_spec
+from policies import PolicyFailure, make_policy
 
 CLI = OneLineGroup(name="menorca-sim", commands=main.commands)
 
@@ -220,12 +224,24 @@ def test_bad_input_gets_one_line_and_exit_2_at_once(scratch, args, gist):
     assert not (scratch / "never").exists()
 
 
-def test_a_probe_of_a_company_the_ruleset_lacks_fails_its_games_naming_it(scratch, tmp_path):
+def test_a_probe_of_a_name_the_ruleset_lacks_is_refused_at_the_file_check(tmp_path):
     (tmp_path / "probe.toml").write_text(TINY.replace('"random_legal"', '["probe(start=NOPE)", "random_legal"]'))
-    result = CliRunner().invoke(CLI, ["run", str(tmp_path / "probe.toml"), "--out", str(tmp_path / "data"),
-                                      "--jobs", "1", "--fail-fast"])
-    assert result.exit_code == 1
-    assert "probe: start='NOPE' is not in the ruleset (it has RNC" in result.output
+    result = CliRunner().invoke(CLI, ["run", str(tmp_path / "probe.toml"), "--out", str(tmp_path / "data")])
+    assert result.exit_code == 2
+    assert result.output == ("error: probe.toml: policies.seats[0]: policy spec 'probe(start=NOPE)': probe: "
+                             "start='NOPE' is not in the ruleset (it has RNC, RCC, CCM, Ramaders, Artesans, "
+                             "Destil·ladors, RADM)\n")
+    assert not (tmp_path / "data").exists()
+    played = CliRunner().invoke(CLI, ["play", "--players", "2", "--policies", "probe(legacy=L99),random_legal"])
+    assert played.exit_code == 2 and played.output.startswith("error: policy spec 'probe(legacy=L99)': probe: "
+                                                              "legacy='L99' is not in the ruleset (it has L1")
+
+
+def test_a_probe_built_from_python_checks_its_names_at_its_first_decision():
+    seats = [make_policy("probe(start=NOPE)", 0, np.random.default_rng(0)),
+             make_policy("random_legal", 1, np.random.default_rng(1))]
+    with pytest.raises(PolicyFailure, match=r"raised PolicyError: probe: start='NOPE' is not in the ruleset"):
+        play_game(load_ruleset(), 1, seats)
 
 
 def test_ctrl_c_in_tune_exits_130_with_a_line(scratch, monkeypatch):

@@ -130,7 +130,7 @@ def test_random_minors_and_ruleset_path_and_games_override(tmp_path):
 
 
 def test_policy_check_failure_names_the_seat(tmp_path):
-    def check(spec):
+    def check(spec, ruleset):
         if spec == "c":
             raise KeyError("no policy named 'c'")
     with pytest.raises(ExperimentError) as err:

@@ -27,7 +27,7 @@ from helpers.faults import sleepy_play
 from menorca_sim.cli import run as cli_run
 from menorca_sim.run.runner import run_experiment
 cli_run.run_experiment = functools.partial(run_experiment, play=functools.partial(sleepy_play, seconds=0.2))
-cli_run.check_policy_spec = lambda spec: None
+cli_run.check_policy_spec = lambda spec, ruleset: None
 cli_run.command(sys.argv[1:])
 """
 
