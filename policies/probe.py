@@ -29,7 +29,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from policies.auction import auction_lot, reservations
-from policies.base import find_action, make_policy, register
+from policies.base import check_names, find_action, make_policy, register
+from policies.errors import PolicyError
 from policies.spec import bind, parse_args
 
 
@@ -60,8 +61,21 @@ class Probe:
         self._force = next(forcing[k] for k in forcing if getattr(params, k))
         self._pumped = (-1, "", 0)  # (OR, company, certificates sold) of its last pumping sale
         self._looting: set[str] = set()  # the minors it has sold out of to loot them
+        self._checked = False
+
+    def check_ruleset(self, ruleset) -> None:
+        """A probe of a company or legacy the ruleset lacks would never force anything: it
+        would play as its `play` player and the study would measure nothing."""
+        for key, name, known in (("start", self.params.start, ruleset.companies),
+                                 ("legacy", self.params.legacy, ruleset.legacies)):
+            if name and name not in known:
+                raise PolicyError(f"probe: {key}={name!r} is not in the ruleset (it has {', '.join(known)})")
+        check_names(self.player, ruleset)
+        self._checked = True
 
     def act(self, game, legal: list[dict]) -> dict:
+        if not self._checked:  # built without a ruleset (the Python API): checked at the first decision
+            self.check_ruleset(game.ruleset)
         forced = self._force(game, legal)
         if forced is not None:
             return forced

@@ -39,7 +39,7 @@ def test_the_same_seed_plays_the_same_mcts_game(mcts):
 
 
 def test_mcts_parameters_are_checked():
-    with pytest.raises(Exception, match="parameters out of range"):
+    with pytest.raises(Exception, match=r"playouts must be at least 1, got 0$"):
         make_policy("mcts(playouts=0)", 0, np.random.default_rng(0))
     with pytest.raises(Exception, match="base must be a heuristic preset"):
         make_policy("mcts(base=random_legal)", 0, np.random.default_rng(0))
