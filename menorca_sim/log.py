@@ -10,8 +10,20 @@ from menorca_sim.rules import load_ruleset
 
 
 def read(path) -> list[dict]:
+    """The log's records; a line that is not a JSON object is a ValueError naming it."""
+    records = []
     with open(path, encoding="utf-8") as f:
-        return [json.loads(line) for line in f if line.strip()]
+        for number, line in enumerate(f, 1):
+            if not line.strip():
+                continue
+            try:
+                record = json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise ValueError(f"line {number}: not JSON ({exc.msg})") from None
+            if not isinstance(record, dict):
+                raise ValueError(f"line {number}: expected a JSON object, got {type(record).__name__}")
+            records.append(record)
+    return records
 
 
 def replay(path, ruleset=None):

@@ -124,6 +124,10 @@ class WithAuction:
             return self.strategy.act(game, legal)
         return self.style.act(game, legal)
 
+    def check_ruleset(self, ruleset) -> None:
+        check_names(self.style, ruleset)
+        check_names(self.strategy, ruleset)
+
     @property
     def reads_codes(self) -> bool:
         return reads_codes(self.style)
@@ -134,6 +138,14 @@ class WithAuction:
             legal = game.legal_actions()
             return index_of(legal, self.strategy.act(game, legal))
         return self.style.act_code(game)
+
+
+def check_names(policy, ruleset) -> None:
+    """Raise PolicyError when `policy` names a company or legacy `ruleset` lacks: a policy
+    that names them (a probe) has `check_ruleset(ruleset)`, and the wrappers hand it on."""
+    check = getattr(policy, "check_ruleset", None)
+    if check is not None:
+        check(ruleset)
 
 
 class Checked:
@@ -157,6 +169,9 @@ class Checked:
     @property
     def reads_codes(self) -> bool:
         return reads_codes(self.policy)
+
+    def check_ruleset(self, ruleset) -> None:
+        check_names(self.policy, ruleset)
 
     def act_code(self, game) -> int:
         try:

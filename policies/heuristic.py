@@ -14,7 +14,7 @@ from policies import operating_play as op
 from policies.auction import ValueBidder, ValueParams
 from policies.base import AUCTION_DECISIONS, index_of, register
 from policies.choice import TEMPERATURE, Chooser
-from policies.spec import bind, parse_args
+from policies.spec import bind, check_ranges, parse_args
 from policies.stock_play import stock_turn
 from policies.valuation import DecisionCache
 
@@ -48,9 +48,8 @@ class HeuristicParams:
                 raise ValueError(f"{name} must be within [0, 1], got {getattr(self, name)}")
         if self.temperature < 0:
             raise ValueError(f"temperature must be at least 0, got {self.temperature}")
-        if self.max_companies < 0 or self.horizon < 1 or self.vehicle_timing < 0 or self.rival_harm < 0 \
-                or self.upgrade_ships < 0 or not 0 <= self.lookahead <= 3:
-            raise ValueError(f"parameters out of range: {self}")
+        check_ranges(self, {"max_companies": (0, None), "horizon": (1, None), "vehicle_timing": (0, None),
+                            "rival_harm": (0, None), "upgrade_ships": (0, None), "lookahead": (0, 3)})
 
 
 PRESETS = {

@@ -38,7 +38,7 @@ import numpy as np
 
 from policies.base import AUCTION_DECISIONS, register
 from policies.heuristic import PRESETS, Heuristic
-from policies.spec import bind, parse_args
+from policies.spec import bind, check_ranges, parse_args
 
 SEARCHED = (*AUCTION_DECISIONS, "stock_turn", "buy_vehicles", "dividend")
 
@@ -54,8 +54,8 @@ class MctsParams:
     base: str = "heuristic_tuned"  # the heuristic preset of the rollouts and the decisions not searched
 
     def __post_init__(self) -> None:
-        if self.playouts < 1 or self.depth < 0 or self.ors < 0 or self.c < 0 or self.width < 1:
-            raise ValueError(f"parameters out of range: {self}")
+        check_ranges(self, {"playouts": (1, None), "depth": (0, None), "ors": (0, None), "c": (0, None),
+                            "width": (1, None)})
         if self.base not in PRESETS:
             raise ValueError(f"base must be a heuristic preset ({', '.join(sorted(PRESETS))}), got {self.base!r}")
 

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import dataclasses
+import math
 import re
 from typing import Any
 
@@ -15,6 +16,7 @@ _INT = re.compile(r"^[+-]?\d+$")
 _FLOAT = re.compile(r"^[+-]?(\d+\.\d*|\.\d+|\d+(\.\d*)?[eE][+-]?\d+)$")
 _WORD = re.compile(r"^[A-Za-z_][\w.-]*$")
 _QUOTED = re.compile(r"""^(['"])(.*)\1$""")
+C_INT_MAX = 2 ** 31 - 1
 
 
 @dataclasses.dataclass(frozen=True)
@@ -113,12 +115,26 @@ def bind(cls: type, values: dict[str, Any], where: str, base: Any = None) -> Any
               else isinstance(value, kind))
         if not ok:
             raise PolicyError(f"{where}: parameter {key!r} must be {kind.__name__}, got {value!r}")
+        if kind is int and abs(value) > C_INT_MAX:  # the compiled players keep int parameters in C ints
+            raise PolicyError(f"{where}: parameter {key!r} must be at most {C_INT_MAX} in size, got {value!r}")
+        if kind is float and not math.isfinite(value):  # 1e400 reads as inf
+            raise PolicyError(f"{where}: parameter {key!r} must be a finite number, got {value!r}")
         if kind is float:
             values[key] = float(value)
     try:
         return dataclasses.replace(base, **values) if base is not None else cls(**values)
     except (ValueError, TypeError) as exc:
         raise PolicyError(f"{where}: {exc}") from None
+
+
+def check_ranges(params: Any, ranges: dict[str, tuple[float, float | None]]) -> None:
+    """Raise ValueError naming the first parameter of `params` outside its (low, high)
+    range (high None: no upper end), so a bad spec says which value is wrong."""
+    for name, (low, high) in ranges.items():
+        value = getattr(params, name)
+        if value < low or (high is not None and value > high):
+            span = f"at least {low}" if high is None else f"within [{low}, {high}]"
+            raise ValueError(f"{name} must be {span}, got {value!r}")
 
 
 def _field_type(field: dataclasses.Field) -> type:

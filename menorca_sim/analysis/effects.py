@@ -92,7 +92,7 @@ def legacy_edge(ds: Dataset) -> pl.DataFrame:
                           pl.Series("p_value", p)))
 
 
-PROBE = re.compile(r"^probe\(.*\b(start|legacy|tier)=['\"]?([^,'\")]+)")  # policies/probe.py's specs
+PROBE = re.compile(r"^probe\(.*\b(start|legacy|pump|loot|tier)=['\"]?([^,'\")]+)")  # policies/probe.py's specs
 
 
 def probe_effects(ds: Dataset) -> pl.DataFrame:

@@ -332,6 +332,7 @@ def fair_value_findings(a: Analysis) -> list[Finding]:
 
 
 RAISES, LOWERS, NO_EFFECT = "blind spot", "weak", "no effect found"
+PAYS, COSTS = "loophole pays", "loophole costs"  # the verdicts of the probes that exploit a loophole
 
 
 def probe_verdicts(a: Analysis) -> dict[tuple, Finding]:
@@ -345,18 +346,38 @@ def probe_verdicts(a: Analysis) -> dict[tuple, Finding]:
         c = next(iter(by_pop.values()))
         verdict = NO_EFFECT if not c.significant else RAISES if c.estimate > 0 else LOWERS
         r = c.row
-        item = "the next vehicle tier" if r["forces"] == "tier" else r["item"]
-        what = {"start": f"taking {item}'s first certificate", "legacy": f"buying {item}",
-                "tier": f"buying {item} as soon as it may"}[r["forces"]]
-        meaning = {RAISES: f"the players miss it ({item} is worth more than they think)",
-                   LOWERS: f"{item} is weak", NO_EFFECT: "neither helps nor costs"}[verdict]
+        loophole = LOOPHOLES.get(r["forces"])
+        if loophole is not None:
+            what, rule = loophole
+            meaning = {RAISES: f"it pays (a variant with {rule} tells whether that rule closes it)",
+                       LOWERS: "the loophole costs the prober more than it brings",
+                       NO_EFFECT: "no gain from the loophole was found"}[verdict]
+            look = rule if verdict == RAISES else "nothing to change"
+            verdict = {RAISES: PAYS, LOWERS: COSTS}.get(verdict, verdict)
+        else:
+            item = "the next vehicle tier" if r["forces"] == "tier" else r["item"]
+            what = {"start": f"taking {item}'s first certificate", "legacy": f"buying {item}",
+                    "tier": f"buying {item} as soon as it may"}[r["forces"]]
+            meaning = {RAISES: f"the players miss it ({item} is worth more than they think)",
+                       LOWERS: f"{item} is weak", NO_EFFECT: "neither helps nor costs"}[verdict]
+            look = {"legacy": f"{item}'s price", "start": f"{item}'s start rules, par and capital",
+                    "tier": "the late vehicles' prices and what each phase changes"}[r["forces"]]
+            look = f"how the players value {item}" if verdict == RAISES else look
         text = (f"{_in_variant(a, key[1])}In {key[2]}-player games, always {what} ({r['probe']}) changes the "
                 f"prober's win share by {100 * c.estimate:+.0f} points ({100 * c.low:+.0f} to {100 * c.high:+.0f}) "
                 f"against the same seat on the same seeds, over {r['pairs']} games: {meaning}")
-        look = {"legacy": f"{item}'s price", "start": f"{item}'s start rules, par and capital",
-                "tier": "the late vehicles' prices and what each phase changes"}[r["forces"]]
-        out[key[1:]] = Finding(text, f"how the players value {item}" if verdict == RAISES else look, verdict)
+        out[key[1:]] = Finding(text, look, verdict)
     return out
+
+
+# The probes that exploit a loophole of the rules (policies/probe.py): what the prober
+# does, and the ruleset key that closes the loophole.
+LOOPHOLES = {
+    "pump": ("selling its company's certificates and buying them back cheaper in the same OR",
+             'company_shares.buy_back_after_sale = "next_or"'),
+    "loot": ("selling out of a minor it presides and spending the minor's treasury on its own company",
+             'minors.last_certificate = "keep"'),
+}
 
 
 def _in_variant(a: Analysis, variant: str) -> str:

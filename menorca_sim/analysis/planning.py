@@ -11,6 +11,24 @@ import polars as pl
 from scipy import stats as sps
 
 from menorca_sim.analysis.dataset import Dataset, baseline_variant
+from menorca_sim.run.parquet_store import CheckedDataset
+
+
+class PlanError(ValueError):
+    """A plan that cannot be made (one line naming the option or the pilot)."""
+
+
+def _games(root: float, what: str) -> int:
+    """`root` squared, games rounded up; a count no study can play (an effect or level so
+    small that the closed form would overflow) is a PlanError naming `what`."""
+    if not abs(root) < 3e7:  # 10^15 games; also inf and nan
+        raise PlanError(f"{what} needs more than 10^15 games: no study can find it")
+    return math.ceil(root ** 2)
+
+
+def _z(p: float) -> float:
+    """The standard normal quantile, as a Python float (inf, not a numpy warning, at p = 1)."""
+    return float(sps.norm.ppf(p))
 
 
 def games_for_rate(p0: float, effect: float, alpha: float = 0.05, power: float = 0.8) -> int:
@@ -19,18 +37,23 @@ def games_for_rate(p0: float, effect: float, alpha: float = 0.05, power: float =
     form n = ((z(1-alpha/2) sqrt(p0 q0) + z(power) sqrt(p1 q1)) / effect)^2."""
     p1 = p0 + effect
     if not 0 < p0 < 1 or not 0 < p1 < 1 or effect == 0:
-        raise ValueError(f"need 0 < p0, p0 + effect < 1 and effect != 0, got p0={p0}, effect={effect}")
-    z_a, z_b = sps.norm.ppf(1 - alpha / 2), sps.norm.ppf(power)
-    return math.ceil(((z_a * math.sqrt(p0 * (1 - p0)) + z_b * math.sqrt(p1 * (1 - p1))) / effect) ** 2)
+        raise PlanError(f"effect {effect:g}: a seat's fair share {p0:.3g} plus the effect must be within (0, 1), "
+                        f"and the effect non-zero")
+    z_a, z_b = _z(1 - alpha / 2), _z(power)
+    return _games((z_a * math.sqrt(p0 * (1 - p0)) + z_b * math.sqrt(p1 * (1 - p1))) / effect,
+                  f"effect {effect:g} at level {alpha:.3g} (alpha / tests)")
 
 
 def games_for_paired(sd_difference: float, effect: float, alpha: float = 0.05, power: float = 0.8) -> int:
     """Pairs (games per variant, on common seeds) for a two-sided paired test to find a
     mean difference `effect` when the per-pair differences spread `sd_difference`."""
-    if sd_difference <= 0 or effect == 0:
-        raise ValueError("need a positive spread of the differences and an effect != 0")
-    z_a, z_b = sps.norm.ppf(1 - alpha / 2), sps.norm.ppf(power)
-    return math.ceil(((z_a + z_b) * sd_difference / effect) ** 2)
+    if effect == 0:
+        raise PlanError("effect: expected a non-zero difference, got 0")
+    if not sd_difference > 0:
+        raise PlanError("the pilot's pairs do not differ at all in the metric: no spread to plan from "
+                        "(choose another --metric, or a larger pilot)")
+    z_a, z_b = _z(1 - alpha / 2), _z(power)
+    return _games((z_a + z_b) * sd_difference / effect, f"effect {effect:g} at level {alpha:.3g} (alpha / tests)")
 
 
 @dataclass(frozen=True)
@@ -46,10 +69,14 @@ def pilot_pairing(data_dir: str, metric: str = "ors") -> Pairing:
     """The spread of a games-table metric's per-seed difference between a pilot's first
     two variants, against two independent games': how much pairing on common seeds
     saves (a study needs `gain` times fewer games than with independent seeds)."""
-    ds = Dataset(data_dir)
+    ds = Dataset(CheckedDataset(data_dir).path)  # a damaged pilot is refused, as by `report`
+    if metric not in ds.games.columns or not ds.games[metric].dtype.is_numeric():
+        numeric = sorted(c for c, t in ds.games.schema.items() if t.is_numeric() and c not in ("game_id", "seed"))
+        raise PlanError(f"--metric {metric!r}: not a numeric column of the games table (one of: {', '.join(numeric)})")
     variants = ds.games["variant"].unique().to_list()
     if len(variants) < 2:
-        raise ValueError(f"{data_dir}: a pilot needs two variants on common seeds to measure pairing")
+        raise PlanError(f"{data_dir}: a pilot needs two variants on common seeds to measure pairing, it has "
+                        f"{len(variants)}")
     base = baseline_variant(ds.manifest, variants)
     other = next(v for v in sorted(variants) if v != base)
     games = ds.games.select("variant", "population", "cell", "seed", pl.col(metric).cast(pl.Float64))

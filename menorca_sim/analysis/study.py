@@ -19,13 +19,16 @@ from menorca_sim.analysis import advice
 from menorca_sim.analysis import findings as find
 from menorca_sim.analysis.dataset import Dataset
 from menorca_sim.analysis.pipeline import Analysis, analyse
+from menorca_sim.run.parquet_store import CheckedDataset
 
 
 class Study:
     """One experiment's dataset and its analysis (computed on first use)."""
 
-    def __init__(self, data_dir: str | Path, seed: int = 0) -> None:
-        self.dataset = Dataset(data_dir)
+    def __init__(self, data_dir: str | Path, seed: int = 0, *, allow_partial: bool = False) -> None:
+        # the report's checks: damaged or unlisted parts refused, or left out when allowed
+        self.checked = CheckedDataset(data_dir, allow_partial, allow="allow_partial=True")
+        self.dataset = Dataset(self.checked.path)
         self.seed = seed
 
     @cached_property
@@ -85,6 +88,9 @@ class Study:
         return [f.line() for f in find.dead_content(a) + find.findings(a)]
 
 
-def open_study(data_dir: str | Path, seed: int = 0) -> Study:
-    """The study of the dataset in `data_dir` (a folder `menorca-sim run` wrote)."""
-    return Study(data_dir, seed)
+def open_study(data_dir: str | Path, seed: int = 0, *, allow_partial: bool = False) -> Study:
+    """The study of the dataset in `data_dir` (a folder `menorca-sim run` wrote). A
+    damaged part (or one the manifest does not list) is refused, as by `report`, unless
+    `allow_partial`: then the study reads the sound chunks (`study.checked.check` says which
+    were left out)."""
+    return Study(data_dir, seed, allow_partial=allow_partial)

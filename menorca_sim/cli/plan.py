@@ -5,16 +5,17 @@ import math
 
 import click
 
-from menorca_sim.cli.errors import fail, one_line_errors
+from menorca_sim.cli.errors import Finite, one_line_errors
+from menorca_sim.run.experiment import ALPHA_MAX, POWER, check_policy_spec, load_experiment
 
 
 @click.command("plan")
 @click.argument("experiment", type=click.Path(dir_okay=False))
-@click.option("--effect", type=float, required=True,
+@click.option("--effect", type=Finite(), required=True, callback=lambda ctx, param, effect: _non_zero(effect),
               help="The smallest effect worth finding: a win-share difference (0.03 = 3 points) or, with "
                    "--pilot, a difference in the pilot's --metric.")
-@click.option("--power", type=click.FloatRange(0.5, 0.999), default=0.8, show_default=True)
-@click.option("--alpha", type=click.FloatRange(0, 0.5, min_open=True), default=0.05, show_default=True)
+@click.option("--power", type=Finite(*POWER), default=0.8, show_default=True)
+@click.option("--alpha", type=Finite(0, ALPHA_MAX, min_open=True), default=0.05, show_default=True)
 @click.option("--tests", type=click.IntRange(min=1), default=1, show_default=True,
               help="Comparisons the report will correct together (the level is alpha / tests, a bound on Holm's).")
 @click.option("--pilot", type=click.Path(file_okay=False), help="A pilot dataset with two variants on common "
@@ -27,7 +28,6 @@ def command(experiment: str, effect: float, power: float, alpha: float, tests: i
     a seat's win share against its fair share, or (with --pilot) a paired difference
     between two variants, counting the gain of common seeds measured on the pilot."""
     from menorca_sim.analysis import planning
-    from menorca_sim.run.experiment import check_policy_spec, load_experiment
 
     exp = load_experiment(experiment, check_policy=check_policy_spec)
     level = alpha / tests
@@ -39,8 +39,11 @@ def command(experiment: str, effect: float, power: float, alpha: float, tests: i
                    f"per variant; pairing on common seeds saves a factor {pairing.gain:.2g} "
                    f"({math.ceil(pairs * pairing.gain)} games per variant with independent seeds).")
         return
-    try:
-        for line in planning.seat_plan(exp, effect, power, level):
-            click.echo(line)
-    except ValueError as exc:
-        fail(str(exc))
+    for line in planning.seat_plan(exp, effect, power, level):
+        click.echo(line)
+
+
+def _non_zero(effect: float) -> float:
+    if effect == 0:
+        raise click.BadParameter("expected a non-zero effect (0.03 = 3 points of win share)", param_hint="'--effect'")
+    return effect

@@ -40,7 +40,7 @@ def command(players: int, seed: int, minors: str | None, policy_specs: str, log_
     if len(specs) != players:
         raise click.BadParameter(f"{len(specs)} policies for {players} players", param_hint="--policies")
     for spec in dict.fromkeys(specs):
-        check_policy_spec(spec)
+        check_policy_spec(spec, rs)
     policies = seat_policies(specs, seed)
     minor_list = parse_minors(rs, minors) if minors else None
     if show_dir is not None and log_path is None:  # the page is made from the log

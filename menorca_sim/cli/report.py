@@ -1,12 +1,16 @@
 """`menorca-sim report DATA_DIR [--out DIR] [--allow-partial]`."""
 from __future__ import annotations
 
+import contextlib
+import re
+import warnings
 from pathlib import Path
+from typing import Iterator
 
 import click
 
 from menorca_sim.analysis.report import build_report, default_out
-from menorca_sim.cli.errors import Seed, fail, one_line_errors
+from menorca_sim.cli.errors import Seed, one_line_errors
 from menorca_sim.run import parquet_store as store
 
 
@@ -25,17 +29,35 @@ def command(data_dir: str, out_dir: str | None, seed: int, allow_partial: bool) 
     checked first: a damaged one (truncated, empty, foreign, not the bytes the manifest
     records) is named and the dataset refused, unless --allow-partial."""
     data = Path(data_dir)
-    check = store.check_dataset(data)
-    if not check.damaged:
-        files = build_report(data, out_dir, seed=seed)
-    elif not allow_partial:
-        more = f" (and {len(check.damaged) - 1} more damaged parts)" if len(check.damaged) > 1 else ""
-        fail(f"{check.damaged[0].line()}{more}; `menorca-sim run ... --resume` plays its chunk again, "
-             f"or add --allow-partial to report the rest")
-    else:
-        with store.dataset_view(data, check.left_out) as view:
-            files = build_report(view, out_dir or default_out(data), seed=seed, partial=_banner(check), source=data)
+    with store.CheckedDataset(data, allow_partial) as checked, _missing_glyphs_told_once():
+        if not checked.check.damaged:
+            files = build_report(data, out_dir, seed=seed)
+        else:
+            files = build_report(checked.path, out_dir or default_out(data), seed=seed,
+                                 partial=_banner(checked.check), source=data)
     click.echo(f"{files.index} ({len(files.charts)} charts), {files.summary}")
+
+
+_MISSING_GLYPH = re.compile(r"Glyph \d+ \((.*)\) missing from font\(s\) (.*)\.")
+
+
+@contextlib.contextmanager
+def _missing_glyphs_told_once() -> Iterator[None]:
+    """matplotlib warns once per missing glyph and chart (a name in a script its fonts
+    lack: dozens of lines); say it in one line, and let other warnings through."""
+    with warnings.catch_warnings(record=True) as caught:
+        yield
+    glyphs, fonts = [], set()
+    for w in caught:
+        match = _MISSING_GLYPH.fullmatch(str(w.message))
+        if match:
+            glyphs.append(match[1])
+            fonts.add(match[2])
+        else:
+            warnings.showwarning(w.message, w.category, w.filename, w.lineno)
+    if glyphs:
+        click.echo(f"warning: the charts' fonts ({', '.join(sorted(fonts))}) lack {len(set(glyphs))} characters of "
+                   f"the names they show: those characters are drawn as boxes", err=True)
 
 
 def _banner(check: store.DatasetCheck) -> str:

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import click
 
-from menorca_sim.cli.errors import fail, one_line_errors, one_line_warnings
-from menorca_sim.run.experiment import check_policy_spec, load_experiment
+from menorca_sim.cli.errors import Finite, fail, interruptible, one_line_errors, one_line_warnings
+from menorca_sim.run.experiment import ExperimentError, check_policy_spec, load_experiment
 from menorca_sim.run.limits import Limits
 from menorca_sim.run.runner import BACKENDS, RunWarning, run_experiment
 
@@ -27,7 +27,7 @@ from menorca_sim.run.runner import BACKENDS, RunWarning, run_experiment
 @click.option("--chunk", type=click.IntRange(min=1), help="Games per chunk (default: a few chunks per worker, at most 100).")
 @click.option("--max-decisions", type=click.IntRange(min=1), metavar="N",
               help="Decisions a game may take; a game past it is an error row (default: no limit).")
-@click.option("--chunk-timeout", type=click.FloatRange(min=0, min_open=True), metavar="SECONDS",
+@click.option("--chunk-timeout", type=Finite(min=0, min_open=True), metavar="SECONDS",
               help="Time a chunk's games may take: the game in play when it runs out is stopped and is an "
                    "error row, and the chunk goes on (default: no limit).")
 @click.option("--max-memory", type=click.IntRange(min=1), metavar="MB",
@@ -44,20 +44,20 @@ def command(experiment: str, games: int | None, jobs: int | None, backend: str, 
         fail("--scheduler needs --backend dask")
     exp = load_experiment(experiment, games=games, check_policy=check_policy_spec)
     if exp.target is not None:  # [plan]: say before the games whether there will be enough of them
-        from menorca_sim.analysis.planning import seat_plan
+        from menorca_sim.analysis.planning import PlanError, seat_plan
 
         t = exp.target
-        for line in seat_plan(exp, t["effect"], t["power"], t["alpha"] / t["tests"]):
+        try:
+            lines = seat_plan(exp, t["effect"], t["power"], t["alpha"] / t["tests"])
+        except PlanError as exc:  # a target no study can reach: the file's [plan] says so
+            raise ExperimentError(exp.file, "plan", str(exc)) from None
+        for line in lines:
             click.echo(line, err=True)
-    try:
-        with one_line_warnings(RunWarning):
-            summary = run_experiment(exp, Path(out) if out else Path("reports") / exp.name / "data", jobs=jobs,
-                                     backend=backend, scheduler=scheduler, chunk=chunk, resume=resume,
-                                     fail_fast=fail_fast, progress=not quiet and sys.stderr.isatty(),
-                                     limits=Limits(max_decisions, chunk_timeout, max_memory))
-    except KeyboardInterrupt:
-        click.echo("interrupted: finished chunks are kept; run again with --resume to finish", err=True)
-        raise SystemExit(130)
+    with interruptible("finished chunks are kept; run again with --resume to finish"), one_line_warnings(RunWarning):
+        summary = run_experiment(exp, Path(out) if out else Path("reports") / exp.name / "data", jobs=jobs,
+                                 backend=backend, scheduler=scheduler, chunk=chunk, resume=resume,
+                                 fail_fast=fail_fast, progress=not quiet and sys.stderr.isatty(),
+                                 limits=Limits(max_decisions, chunk_timeout, max_memory))
     click.echo(summary.line())
     if summary.stopped_by:
         raise SystemExit(1)

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from menorca_sim.cli.errors import fail, one_line_errors
+from menorca_sim.cli.errors import fail, interruptible, one_line_errors
 
 
 @click.command("tune")
@@ -42,7 +42,8 @@ def command(tuning_file: str, out: str | None, state: str | None, jobs: int, gen
     out_path = Path(out) if out else default_out(spec.name)
     state_path = Path(state) if state else out_path.with_name(out_path.name + ".state")
     total = spec.generations * spec.popsize * spec.games_per_candidate
-    with tqdm(total=total, unit="game", disable=quiet or not sys.stderr.isatty(), dynamic_ncols=True) as bar:
+    with interruptible(f"{state_path} holds every finished generation; the same command resumes from it"), \
+            tqdm(total=total, unit="game", disable=quiet or not sys.stderr.isatty(), dynamic_ncols=True) as bar:
         try:
             record = run_search(spec, Matches(spec, jobs), state_path, seed=seed, advance=bar.update)
         except TuneError as exc:

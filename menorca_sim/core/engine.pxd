@@ -109,6 +109,7 @@ cdef class Engine:
     cdef public int or_company  # c operating, -1 between companies
     cdef public int or_step  # its step (operating.STEP_*)
     cdef public int or_lays_left  # tile lays left this turn
+    cdef public bint or_sold_own  # it sold its own certificates this turn (step 6; no buy-back then under next_or)
     cdef public object or_plan  # its RoutePlan at the dividend step, None before
     cdef public object board_memo  # (question and map version, answer): operating._ask_board
     cdef public list offer  # a sale awaiting consent: [buyer, v, seller, price], or []
@@ -129,6 +130,7 @@ cdef class Engine:
     cpdef int count_of(self, int c, int owner)
     cpdef int first_cert(self, int c, int owner)
     cpdef int sellable_cert(self, int c, int p)
+    cdef bint _keeps_last(self, int c, int p)
     cpdef int sold_percent(self, int c)
     cpdef bint counts_toward_limit(self, int c)
     cpdef int cert_count(self, int p)

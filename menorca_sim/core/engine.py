@@ -112,6 +112,7 @@ class Engine:
         self.or_company = -1
         self.or_step = 0
         self.or_lays_left = 0
+        self.or_sold_own = False
         self.or_plan = None
         self.board_memo = ((), None)  # (question and map state, answer): see operating._ask_board
         self.offer = []  # a vehicle sale awaiting the seller's consent: buyer, vehicle, seller, price
@@ -233,6 +234,7 @@ class Engine:
         new.end_reason, new.end_scope, new.final_reason = self.end_reason, self.end_scope, self.final_reason
         new.pm_kind, new.pm_company, new.pm_player, new.pm_count = self.pm_kind, self.pm_company, self.pm_player, self.pm_count
         new.or_company, new.or_step, new.or_lays_left = self.or_company, self.or_step, self.or_lays_left
+        new.or_sold_own = self.or_sold_own
         new.or_plan, new.board_memo = self.or_plan, self.board_memo  # never changed in place
         new.minors_in_play, new.leg_in_play, new.events = self.minors_in_play, self.leg_in_play, self.events  # set up once
         new.sr_turn, new.sr_passes, new.sr_first_passer, new.sr_acted = \
@@ -281,13 +283,26 @@ class Engine:
         return -1
 
     def sellable_cert(self, c: cython.int, p: cython.int) -> cython.int:
-        """The certificate p would sell: his highest-numbered one, never a Trust Family one; or -1."""
+        """The certificate p would sell: his highest-numbered one, never a Trust Family one,
+        nor (minors.last_certificate = keep) a minor president's last one while no other
+        player holds one; or -1."""
         first: cython.int = 1 if self.t.co_kind[c] == MAJOR else 0
         k: cython.int
         for k in range(self.t.co_certs[c] - 1, first - 1, -1):
             if self.cert_owner[c][k] == p:
-                return k
+                return -1 if self._keeps_last(c, p) else k
         return -1
+
+    def _keeps_last(self, c: cython.int, p: cython.int) -> cython.bint:
+        """Must p keep his one certificate of minor c, as its president with no other
+        player holding any (so that no minor is directed by a player who owns none of it)?"""
+        if not self.t.keep_last_minor_cert or self.t.co_kind[c] != MINOR or self.president[c] != p:
+            return False
+        q: cython.int
+        players: cython.int = 0
+        for q in range(self.n):
+            players += self.held[c][q]
+        return players == self.held[c][p] == 1
 
     def sold_percent(self, c: cython.int) -> cython.int:
         return 100 - self.percent(c, TREASURY) - self.percent(c, BOX)
@@ -417,6 +432,15 @@ class Engine:
         self.stage = STOCK
         self.srs += 1
         stock.begin(self)
+
+    def finish_stock_round(self) -> None:
+        """Called by the stock round when all have passed: the bank broken during it ends
+        the game here under end.bank_empty_in_stock_round = end_of_round; else the
+        operating set follows (and its first OR ends the game)."""
+        if self.t.bank_empty_ends_sr and self.end_reason == "bank":
+            self._game_over("bank")
+        else:
+            self.start_operating_set()
 
     def start_operating_set(self) -> None:
         self.stage = OPERATING

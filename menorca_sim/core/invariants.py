@@ -64,6 +64,8 @@ def violations(eng, before: tuple) -> list[str]:
             out.append(f"{t.company_ids[c]}: price token off the market")
         if eng.co_cash[c] < 0:
             out.append(f"{t.company_ids[c]}: negative cash")
+        if _presided_from_outside(eng, c, percents[c]):
+            out.append(f"{t.company_ids[c]}: presided by P{eng.president[c] + 1}, who holds none of it")
     started_before, before_held = before
     now = holdings(eng, tallied)[1]
     for p in range(eng.n):
@@ -86,6 +88,14 @@ def violations(eng, before: tuple) -> list[str]:
             if ships > cap or len(eng.co_vehicles[c]) - ships > cap:
                 out.append(f"{t.company_ids[c]}: fleet over the limit of {cap}")
     return out
+
+
+def _presided_from_outside(eng, c: int, percents: list[int]) -> bool:
+    """minors.last_certificate = keep: a started minor's president holds some of it
+    (he may not sell his last certificate while nobody else could take over)."""
+    t = eng.t
+    return (t.keep_last_minor_cert and t.companies[c].kind == "minor" and eng.started[c] and not eng.closed[c]
+            and eng.president[c] >= 0 and percents[eng.president[c]] == 0)
 
 
 def _yellow(eng, c: int) -> bool:

@@ -28,6 +28,7 @@ cdef class MapTables:
     cdef readonly object node_revenue  # array: [n * len(COLOURS) + colour] printed revenue
     cdef readonly list offboard_names  # offboard names in ruleset order
     cdef readonly int n_rev  # revenue vertices: nodes, then offboards
+    cdef readonly int min_distinct_nodes  # different revenue vertices a route must visit (routes.min_distinct_nodes)
     cdef readonly int epochs  # epochs of the ruleset
     cdef readonly object offboard_revenue  # array: [offboard * epochs + epoch - 1] revenue
     cdef readonly list sea  # sea hex names (vertices sea_base ..)

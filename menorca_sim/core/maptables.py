@@ -57,6 +57,7 @@ class MapTables:
             self.land_node[self.node_land[i]] = i
         self.offboard_names = list(m.offboards)
         self.n_rev = self.n_nodes + len(self.offboard_names)
+        self.min_distinct_nodes = rs.routes.min_distinct_nodes  # a route's different revenue vertices, at least
         self.epochs = len(rs.epochs)  # offboard_revenue[offboard * epochs + epoch - 1]
         self.offboard_revenue = array("i", [m.offboards[o].revenue[e] for o in self.offboard_names
                                             for e in range(self.epochs)])

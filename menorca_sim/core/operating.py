@@ -104,6 +104,7 @@ def _start_turn(eng, c: cython.int) -> None:
     for l in eng.owned_legacies(c, AB_EXTRA_TILE_LAY):
         lays = max(lays, eng.t.ab_tiles[l])
     eng.or_lays_left = lays
+    eng.or_sold_own = False
     eng.or_plan = None
     eng.declined = []
 
@@ -164,7 +165,8 @@ def _choices(eng) -> cython.int:
                 eng.add_move(SELL_OWN, k)
     else:
         k = eng.first_cert(c, POOL)
-        if t.buys_back and k >= 0 and eng.cert_price(c, k) <= eng.co_cash[c]:
+        if t.buys_back and k >= 0 and eng.cert_price(c, k) <= eng.co_cash[c] \
+                and not (t.no_buy_back_after_sale and eng.or_sold_own):
             eng.add_move(BUY_BACK)
     eng.choices_ready = True
     return eng.n_moves
@@ -558,6 +560,7 @@ def _sell_own(eng, c: cython.int, count: cython.int) -> None:
         eng.set_owner(c, k, POOL)
         _count_marked_sale(eng, c, k)
     eng.pay_company(c, proceeds)
+    eng.or_sold_own = True
     for _ in range(count):
         eng.move(c, DOWN)
 

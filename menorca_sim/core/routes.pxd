@@ -49,6 +49,8 @@ cdef class _Search:
     cdef int[::1] trail  # the vertices of the current walk (depth of them)
     cdef int words  # 64-bit words of a set of units
     cdef int maxk  # units a route may cross (the range less one)
+    cdef int min_nodes  # different revenue vertices a route must visit (the tables' min_distinct_nodes)
+    cdef int distinct  # different revenue vertices the current walk holds
     cdef int free_from  # vertices below it have no arc crossing no unit in the graph searched (prepare)
     cdef int depth  # vertices on the trail
     cdef int cur  # revenue of the current walk's stops

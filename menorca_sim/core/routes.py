@@ -143,6 +143,7 @@ class _Search:
         self.vertex_index = tables.vertex_index
         self.n_nodes = tables.n_nodes
         self.n_rev = tables.n_rev
+        self.min_nodes = tables.min_distinct_nodes
         self.rev_vertices = list(range(tables.n_rev))
         self.n_land = tables.n_land
         self.sea_base = tables.sea_base
@@ -310,6 +311,7 @@ class _Search:
                 continue
             self.origin = s
             self.visits[s] = 1
+            self.distinct = 1  # every start is a revenue vertex (_flags)
             self.cur = self.value[s]
             self.own = 1 if self.flags[s] & OWN else 0
             self.trail[0] = s
@@ -354,6 +356,7 @@ class _Search:
             if fl & REVENUE:
                 if self.visits[w] == 0:
                     gained = self.value[w]
+                    self.distinct += 1
                 self.visits[w] += 1
             self.cur += gained
             if fl & OWN:
@@ -361,7 +364,7 @@ class _Search:
             self.trail[self.depth] = w
             self.depth += 1
             # a route from both ends is the same route: keep the one from the lower vertex
-            if fl & REVENUE and self.own > 0:
+            if fl & REVENUE and self.own > 0 and self.distinct >= self.min_nodes:
                 if not self.undirected or w > self.origin or (w == self.origin and self.ustack[0] < self.ustack[k2 - 1]):
                     self._record(k2)
             # past the range, a walk goes on only along arcs crossing no unit
@@ -374,6 +377,8 @@ class _Search:
             self.cur -= gained
             if fl & REVENUE:
                 self.visits[w] -= 1
+                if self.visits[w] == 0:
+                    self.distinct -= 1
             if u >= 0:
                 self.used[word] ^= bit
         return 0

@@ -242,4 +242,4 @@ def _finish(eng) -> None:
             eng.move(c, UP)
     if eng.sr_first_passer >= 0:
         eng.start_player = eng.sr_first_passer
-    eng.start_operating_set()
+    eng.finish_stock_round()

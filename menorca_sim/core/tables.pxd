@@ -101,3 +101,7 @@ cdef class Tables:
     cdef readonly bint merger_unowned  # no_minor_started = form_unowned
     cdef readonly bint merger_average  # price = average (else sum)
     cdef readonly int max_ors  # safety cap on operating rounds
+    cdef readonly bint bank_empty_ends_sr  # bank_empty_in_stock_round = end_of_round (else the next OR ends it)
+    cdef readonly bint keep_last_minor_cert  # last_certificate = keep: a minor's president keeps his last one while no other player holds one
+    cdef readonly int min_distinct_nodes  # different revenue nodes a route must visit
+    cdef readonly bint no_buy_back_after_sale  # buy_back_after_sale = next_or

@@ -159,6 +159,10 @@ class Tables:
         self.merger_unowned = rs.merger.no_minor_started == "form_unowned"
         self.merger_average = rs.merger.price == "average"
         self.max_ors = rs.end.max_ors
+        self.bank_empty_ends_sr = rs.end.bank_empty_in_stock_round == "end_of_round"
+        self.keep_last_minor_cert = rs.minor_rules.last_certificate == "keep"
+        self.min_distinct_nodes = rs.routes.min_distinct_nodes
+        self.no_buy_back_after_sale = rs.company_shares.buy_back_after_sale == "next_or"
 
 
 _CACHE: dict[tuple[str, str], object] = {}

@@ -15,7 +15,7 @@ from menorca_sim.rules import model as m
 from menorca_sim.rules.crosscheck import cross_check
 from menorca_sim.rules.errors import RulesetError
 from menorca_sim.rules.geometry import parse_hex
-from menorca_sim.rules.reader import Table
+from menorca_sim.rules.reader import EngineTable, Table
 
 DEFAULT_RULESET = "menorca_v11.toml"
 
@@ -53,7 +53,7 @@ def load_ruleset(path: str | Path | None = None, overrides: Mapping[str, Any] | 
     overrides = dict(overrides or {})
     data = apply_overrides(file, data, overrides)
     digest = hashlib.sha256(raw_bytes + json.dumps(overrides, sort_keys=True, default=str).encode()).hexdigest()
-    ruleset = parse_ruleset(Table(file, data), str(path), digest, overrides)
+    ruleset = parse_ruleset(EngineTable(file, data), str(path), digest, overrides)
     cross_check(file, ruleset)
     return ruleset
 
@@ -259,7 +259,7 @@ def _ability(t: Table) -> m.Ability:
 def parse_ruleset(root: Table, source: str, digest: str, overrides: dict) -> m.Ruleset:
     root.only({"meta", "bank", "player_counts", "setup", "auction", "companies", "merger", "phases",
                "epochs", "events", "vehicles", "operating", "stock", "market", "markers", "end",
-               "legacies", "map", "tiles"})
+               "minors", "routes", "company_shares", "legacies", "map", "tiles"})
     meta = root.table("meta")
     meta.only({"name", "description"})
     bank = root.table("bank")
@@ -274,7 +274,8 @@ def parse_ruleset(root: Table, source: str, digest: str, overrides: dict) -> m.R
         if n in player_counts:
             raise t.fail("players", f"duplicate row for {n} players")
         seat_cash = tuple(t.raw("seat_cash"))
-        if len(seat_cash) != n or not all(isinstance(c, int) and not isinstance(c, bool) for c in seat_cash):
+        if len(seat_cash) != n or not all(isinstance(c, int) and not isinstance(c, bool) and not t.too_large(c)
+                                          for c in seat_cash):
             raise t.fail("seat_cash", f"expected {n} whole numbers, one per seat, got {seat_cash!r}")
         cash = t.int("cash", minimum=1)
         if any(cash + c < 0 for c in seat_cash):
@@ -337,7 +338,8 @@ def parse_ruleset(root: Table, source: str, digest: str, overrides: dict) -> m.R
     for vid, t in vehicle_tables.children():
         t.only({"kind", "range", "price", "count", "phase", "retire"})
         count_raw = t.raw("count")
-        if count_raw != "unlimited" and (isinstance(count_raw, bool) or not isinstance(count_raw, int) or count_raw < 1):
+        if count_raw != "unlimited" and (isinstance(count_raw, bool) or not isinstance(count_raw, int) or count_raw < 1
+                                         or t.too_large(count_raw)):
             raise t.fail("count", f'expected a positive integer or "unlimited", got {count_raw!r}')
         count = None if count_raw == "unlimited" else count_raw
         vehicles[vid] = m.Vehicle(vid, t.str("kind", choices=VEHICLE_KINDS), t.int("range", minimum=2),
@@ -380,7 +382,18 @@ def parse_ruleset(root: Table, source: str, digest: str, overrides: dict) -> m.R
     en = root.table("end")
     en.only(m.EndRules.__dataclass_fields__)
     end = m.EndRules(en.str("bank_broken_finish", choices=("or",)), en.str("bankruptcy_finish", choices=("or",)),
-                     en.int("max_ors", minimum=1), en.str("tie_break", choices=("cash",)))
+                     en.int("max_ors", minimum=1), en.str("tie_break", choices=("cash",)),
+                     en.str("bank_empty_in_stock_round", choices=("next_or", "end_of_round")))
+
+    mi = root.table("minors")
+    mi.only(m.MinorRules.__dataclass_fields__)
+    minor_rules = m.MinorRules(mi.str("last_certificate", choices=("keep", "may_sell")))
+    ro = root.table("routes")
+    ro.only(m.RouteRules.__dataclass_fields__)
+    routes = m.RouteRules(ro.int("min_distinct_nodes", minimum=1))
+    cs = root.table("company_shares")
+    cs.only(m.CompanyShareRules.__dataclass_fields__)
+    company_shares = m.CompanyShareRules(cs.str("buy_back_after_sale", choices=("allowed", "next_or")))
 
     # A legacy closes at its own close_epoch, else when the first legacies_close epoch begins.
     default_close = next((e.number for e in epochs if e.legacies_close), None)
@@ -410,6 +423,9 @@ def parse_ruleset(root: Table, source: str, digest: str, overrides: dict) -> m.R
         market=_market(root),
         markers=markers,
         end=end,
+        minor_rules=minor_rules,
+        routes=routes,
+        company_shares=company_shares,
         legacies=legacies,
         map=_map(root),
         tiles=_tiles(root),

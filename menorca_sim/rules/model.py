@@ -219,6 +219,22 @@ class EndRules:
     bankruptcy_finish: str  # "or"
     max_ors: int  # safety cap
     tie_break: str  # "cash"
+    bank_empty_in_stock_round: str  # [D] "next_or" (the next OR is played to its end) | "end_of_round"
+
+
+@dataclass(frozen=True)
+class MinorRules:
+    last_certificate: str  # [D] "keep": a president may not sell his last certificate while no other player holds one | "may_sell"
+
+
+@dataclass(frozen=True)
+class RouteRules:
+    min_distinct_nodes: int  # [D] different revenue nodes a route must visit (2; 1 lets a loop from a node to itself run)
+
+
+@dataclass(frozen=True)
+class CompanyShareRules:
+    buy_back_after_sale: str  # [A] "allowed" (steps 6 and 7 in one OR) | "next_or": no buy-back in the OR of a sale
 
 
 @dataclass(frozen=True)
@@ -241,6 +257,9 @@ class Ruleset:
     market: tuple[tuple[MarketCell | None, ...], ...]  # rows, row 0 on top
     markers: MarkerRules
     end: EndRules
+    minor_rules: MinorRules  # [minors]
+    routes: RouteRules  # [routes]
+    company_shares: CompanyShareRules  # [company_shares]
     legacies: dict[str, Legacy]
     map: MapData
     tiles: dict[str, Tile]

@@ -19,6 +19,8 @@ def _describe(value: Any) -> str:
 class Table:
     """A TOML table at `path` inside `file`; every getter checks type and range."""
 
+    int_max: int | None = None  # the largest integer a getter accepts (None: any)
+
     def __init__(self, file: str, data: Any, path: str = "") -> None:
         if not isinstance(data, dict):
             raise RulesetError(file, path, f"expected a table, got {_describe(data)}")
@@ -38,16 +40,19 @@ class Table:
         return default
 
     def table(self, name: str) -> "Table":
-        return Table(self.file, self.raw(name), self.key(name))
+        return type(self)(self.file, self.raw(name), self.key(name))
 
     def tables(self, name: str) -> list["Table"]:
         value = self.raw(name)
         if not isinstance(value, list) or not value:
             raise self.fail(name, f"expected a non-empty list of tables, got {_describe(value)}")
-        return [Table(self.file, v, f"{self.key(name)}[{i}]") for i, v in enumerate(value)]
+        return [type(self)(self.file, v, f"{self.key(name)}[{i}]") for i, v in enumerate(value)]
 
     def children(self) -> list[tuple[str, "Table"]]:
-        return [(k, Table(self.file, v, self.key(k))) for k, v in self.data.items()]
+        return [(k, type(self)(self.file, v, self.key(k))) for k, v in self.data.items()]
+
+    def too_large(self, value: int) -> bool:
+        return self.int_max is not None and abs(value) > self.int_max
 
     def int(self, name: str, default: Any = _MISSING, minimum: int | None = None) -> int:
         value = self.raw(name, default)
@@ -56,6 +61,8 @@ class Table:
         if minimum is not None and value < minimum:
             what = "a positive integer" if minimum == 1 else f"an integer >= {minimum}"
             raise self.fail(name, f"expected {what}, got {value}")
+        if self.too_large(value):
+            raise self.fail(name, f"expected an integer of at most {self.int_max:,} in size, got {value}")
         return value
 
     def bool(self, name: str, default: Any = _MISSING) -> bool:
@@ -81,6 +88,8 @@ class Table:
             raise self.fail(name, f"expected a list of integers, got {_describe(value)}")
         if any(v < minimum for v in value):
             raise self.fail(name, f"expected integers >= {minimum}, got {value}")
+        if any(self.too_large(v) for v in value):
+            raise self.fail(name, f"expected integers of at most {self.int_max:,} in size, got {value}")
         if length is not None and len(value) != length:
             raise self.fail(name, f"expected {length} values, got {len(value)}")
         return tuple(value)
@@ -97,3 +106,10 @@ class Table:
         for name in self.data:
             if name not in allowed:
                 raise self.fail(name, f"unknown key (expected one of: {', '.join(sorted(allowed))})")
+
+
+class EngineTable(Table):
+    """A ruleset's table: its integers go into the engine's C ints (2^31 - 1 at most),
+    which also add them up (cash, revenues), so they are held well below that."""
+
+    int_max = 10 ** 9

@@ -51,9 +51,29 @@ def acquire(folder: Path) -> Lock:
     left_behind = _holder(fd)
     me = {"pid": os.getpid(), "host": socket.gethostname(),
           "since": datetime.now(timezone.utc).isoformat(timespec="seconds")}
-    os.ftruncate(fd, 0)
-    os.pwrite(fd, json.dumps(me).encode(), 0)
+    try:
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, json.dumps(me).encode(), 0)
+    except OSError as exc:  # a full disk, a file-size limit: say which file
+        os.close(fd)
+        raise OSError(exc.errno, exc.strerror, str(path)) from None
     return Lock(path, fd, left_behind)
+
+
+def writer(folder: Path) -> str | None:
+    """Who holds the folder's lock now ("pid P on HOST since T"), or None when no run
+    writes it; the lock is only tested, never taken."""
+    try:
+        fd = os.open(folder / LOCK, os.O_RDONLY)
+    except OSError:
+        return None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return _holder(fd) or "its holder is starting"
+    finally:
+        os.close(fd)  # closing releases a lock this test took
+    return None
 
 
 def _same_file(fd: int, path: Path) -> bool:

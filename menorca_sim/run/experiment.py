@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import difflib
 import itertools
+import math
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
@@ -43,12 +44,14 @@ from typing import Any, Callable, Iterator
 import numpy as np
 
 from menorca_sim.rules import Ruleset, RulesetError, load_ruleset
+from menorca_sim.run.manifest_check import MAX_GAMES, name_problem
 from menorca_sim.rules.reader import Table
 from menorca_sim.seeding import CellKey, game_seed, seating_rng
 
 KEYS = {"name", "description", "ruleset", "overrides", "players", "minors", "games", "seed",
         "seating", "policies", "populations", "variants", "sweep", "sweeps", "plan"}
 SEATINGS = ("rotate", "random")
+MAX_POINTS = 1000  # sweep points in an experiment: each is a variant, its ruleset loaded and its games played
 
 
 class ExperimentError(ValueError):
@@ -160,15 +163,17 @@ class Experiment:
         }
 
 
-PolicyCheck = Callable[[str], None]
+PolicyCheck = Callable[[str, Ruleset], None]
+SpecCheck = Callable[[str], None]  # a PolicyCheck with the experiment's ruleset given
 
 
 def load_experiment(path: str | Path, games: int | None = None,
                     check_policy: PolicyCheck | None = None) -> Experiment:
     """Read and validate an experiment file; `games` replaces its games per cell.
 
-    `check_policy(spec)` raises on a policy spec that cannot be built (see
-    `check_policy_spec`); without it policy names are taken as they are."""
+    `check_policy(spec, ruleset)` raises on a policy spec that cannot be built or names
+    what the ruleset lacks (see `check_policy_spec`); without it policy names are taken
+    as they are."""
     path = Path(path)
     file = path.name
     try:
@@ -183,10 +188,12 @@ def load_experiment(path: str | Path, games: int | None = None,
         raise ExperimentError(exc.file, exc.key, exc.problem) from None
 
 
-def check_policy_spec(spec: str) -> None:
+def check_policy_spec(spec: str, ruleset: Ruleset | None = None) -> None:
     """Build the policy once, as the real engine adapter will (raises if it cannot). An
-    unknown name is told with the nearest known one: a typo is the usual cause."""
+    unknown name is told with the nearest known one: a typo is the usual cause. With
+    `ruleset`, the companies and legacies the policy names must be the ruleset's."""
     from policies import PolicyError, auction_names, make_policy, policy_names
+    from policies.base import check_names
     from policies.spec import split_spec
 
     style, auction = split_spec(spec)
@@ -196,24 +203,21 @@ def check_policy_spec(spec: str) -> None:
             near = difflib.get_close_matches(call.name, known, n=1)
             hint = f"; did you mean {near[0]!r}?" if near else ""
             raise PolicyError(f"{where}unknown {what} {call.name!r}{hint} (known: {', '.join(known)})")
-    make_policy(spec, 0, np.random.default_rng(0))
+    policy = make_policy(spec, 0, np.random.default_rng(0))
+    if ruleset is not None:
+        try:
+            check_names(policy, ruleset)
+        except PolicyError as exc:
+            raise PolicyError(f"policy spec {spec!r}: {exc}") from None
 
 
 def _parse(t: Table, folder: Path, games_override: int | None, check_policy: PolicyCheck | None) -> Experiment:
     t.only(KEYS)
     name = t.str("name")
-    if "/" in name or name.startswith("."):
-        raise t.fail("name", f"{name!r} cannot name a folder (no '/', no leading '.')")
+    problem = name_problem(name)
+    if problem:
+        raise t.fail("name", problem)
     description = t.opt_str("description") or ""
-    target = None
-    if "plan" in t.data:
-        p = t.table("plan")
-        p.only({"effect", "power", "alpha", "tests"})
-        effect = p.raw("effect")
-        if not isinstance(effect, (int, float)) or isinstance(effect, bool) or effect == 0:
-            raise p.fail("effect", f"expected a non-zero number (0.03 = 3 points of win share), got {effect!r}")
-        target = {"effect": float(effect), "power": float(p.raw("power", 0.8)), "alpha": float(p.raw("alpha", 0.05)),
-                  "tests": float(p.int("tests", 1, minimum=1))}
     ruleset_key = t.str("ruleset", "default")
     ruleset_path = None if ruleset_key == "default" else str((folder / ruleset_key).resolve())
     games = t.int("games", minimum=1)
@@ -229,7 +233,13 @@ def _parse(t: Table, folder: Path, games_override: int | None, check_policy: Pol
     every_draw = list(itertools.combinations(ruleset.minors, ruleset.setup.minors_in_play))
     cells = tuple(Cell(p, m, (p, _draw_number(every_draw, m)))
                   for p, m in itertools.product(players, _minor_draws(t, ruleset, every_draw)))
-    populations = _populations(t, players, check_policy)
+    check = None if check_policy is None else lambda spec: check_policy(spec, ruleset)
+    populations = _populations(t, players, check)
+    total = len(variants) * len(populations) * len(cells) * games
+    if total > MAX_GAMES:
+        raise t.fail("games", f"{games} games per cell, variant and population make {total:,} games in all; "
+                              f"a dataset holds at most {MAX_GAMES:,}")
+    target = _target(t.table("plan"), players) if "plan" in t.data else None
     if seating == "rotate":
         for pop in populations:
             for p in players:
@@ -244,7 +254,36 @@ def _parse(t: Table, folder: Path, games_override: int | None, check_policy: Pol
                       market_top=max(c.value for row in ruleset.market for c in row if c is not None))
 
 
-def _populations(t: Table, players: tuple[int, ...], check_policy: PolicyCheck | None) -> tuple[Population, ...]:
+# [plan]'s power and alpha: the ranges `menorca-sim plan` takes
+POWER = (0.5, 0.999)
+ALPHA_MAX = 0.5
+
+
+def _target(p: Table, players: tuple[int, ...]) -> dict[str, float]:
+    """[plan]: the effect a seat test must find, at a power and level (`menorca-sim plan`)."""
+    p.only({"effect", "power", "alpha", "tests"})
+    effect = _finite(p, "effect")
+    worst = min(players) if effect > 0 else max(players)  # where 1/p + effect first leaves (0, 1)
+    if effect == 0 or not 0 < 1 / worst + effect < 1:
+        raise p.fail("effect", f"expected a non-zero win-share difference (0.03 = 3 points) with 0 < 1/players + "
+                               f"effect < 1 for every player count, got {effect!r}")
+    power = _finite(p, "power", 0.8)
+    if not POWER[0] <= power <= POWER[1]:
+        raise p.fail("power", f"expected a number within [{POWER[0]}, {POWER[1]}], got {power!r}")
+    alpha = _finite(p, "alpha", 0.05)
+    if not 0 < alpha <= ALPHA_MAX:
+        raise p.fail("alpha", f"expected a number within (0, {ALPHA_MAX}], got {alpha!r}")
+    return {"effect": effect, "power": power, "alpha": alpha, "tests": float(p.int("tests", 1, minimum=1))}
+
+
+def _finite(t: Table, key: str, default: Any = None) -> float:
+    value = t.raw(key) if default is None else t.raw(key, default)
+    if not isinstance(value, (int, float)) or isinstance(value, bool) or not math.isfinite(value):
+        raise t.fail(key, f"expected a finite number, got {value!r}")
+    return float(value)
+
+
+def _populations(t: Table, players: tuple[int, ...], check_policy: SpecCheck | None) -> tuple[Population, ...]:
     """[policies] (one population), or named [populations.NAME] tables of the same form."""
     if "policies" in t.data and "populations" in t.data:
         raise t.fail("populations", "give either [policies] or named [populations.NAME] tables, not both")
@@ -306,8 +345,10 @@ def _sweeps(t: Table) -> tuple[tuple[Sweep, ...], list[tuple[str, str, dict[str,
         if not isinstance(raw, dict) or not all(isinstance(v, dict) for v in raw.values()):
             raise t.fail("sweeps", "expected named tables, e.g. [sweeps.L9] \"legacies.L9.price\" = {from = 100, "
                                    "to = 180, step = 20}")
+        if not raw and "sweeps" in t.data:
+            raise t.fail("sweeps", "no sweep in it (expected named tables, e.g. [sweeps.L9])")
         tables = {name: (f"sweeps.{name}", value) for name, value in raw.items()}
-    sweeps, points = [], []
+    sweeps, points, swept_by = [], [], {}
     for name, (where, table) in tables.items():
         if not isinstance(table, dict):
             raise t.fail(where, "expected a table of ruleset keys")
@@ -316,6 +357,14 @@ def _sweeps(t: Table) -> tuple[tuple[Sweep, ...], list[tuple[str, str, dict[str,
         if not 1 <= len(swept) <= 2:
             raise t.fail(where, f"sweep one or two keys (a {{from, to, step}} or {{values}} table each), "
                                 f"got {len(swept)}")
+        for key in swept:
+            if key in swept_by:  # the points they share would be the same games twice
+                raise t.fail(f"{where}.{key}", f"already swept by {swept_by[key]}: sweep a key in one table")
+            swept_by[key] = where
+        grid = math.prod(len(v) for v in swept.values())
+        if len(points) + grid > MAX_POINTS:
+            raise t.fail(where, f"{len(points) + grid:,} sweep points in all; at most {MAX_POINTS:,} (each is a "
+                                f"variant that plays every game)")
         names = []
         for values in itertools.product(*swept.values()):
             at = dict(zip(swept, values))
@@ -336,10 +385,13 @@ def _sweep_values(t: Table, key: str, spec: dict) -> list[Any]:
     if set(spec) != {"from", "to", "step"}:
         raise t.fail(key, "expected {from, to, step} or {values = [...]}")
     start, stop, step = spec["from"], spec["to"], spec["step"]
-    if not all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in (start, stop, step)) or step <= 0 \
-            or stop < start:
-        raise t.fail(key, f"expected numbers with from <= to and step > 0, got {spec}")
-    count = int((stop - start) / step + 1e-9) + 1
+    if not all(isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
+               for x in (start, stop, step)) or step <= 0 or stop < start:
+        raise t.fail(key, f"expected finite numbers with from <= to and step > 0, got {spec}")
+    steps = (stop - start) / step
+    if not steps < MAX_POINTS:  # also an overflow to inf
+        raise t.fail(key, f"{steps + 1:,.0f} points; a sweep has at most {MAX_POINTS:,} (a larger step makes fewer)")
+    count = int(steps + 1e-9) + 1
     values = [start + i * step for i in range(count)]
     whole = all(isinstance(x, int) for x in (start, stop, step))
     return values if whole else [round(v, 10) for v in values]
@@ -395,7 +447,7 @@ def _minor_draws(t: Table, ruleset: Ruleset, every_draw: list[tuple[str, ...]]) 
     return draws
 
 
-def _arrangements(t: Table, players: tuple[int, ...], check_policy: PolicyCheck | None) -> dict[int, tuple[tuple[str, ...], ...]]:
+def _arrangements(t: Table, players: tuple[int, ...], check_policy: SpecCheck | None) -> dict[int, tuple[tuple[str, ...], ...]]:
     """Seatings per player count: the distinct permutations of a seat list, or the
     ordered choices of distinct pool entries."""
     t.only({"seats", "pool"})
@@ -431,7 +483,7 @@ def _arrangements(t: Table, players: tuple[int, ...], check_policy: PolicyCheck 
     return result
 
 
-def _specs(t: Table, key: str, value: Any, check_policy: PolicyCheck | None) -> tuple[str, ...]:
+def _specs(t: Table, key: str, value: Any, check_policy: SpecCheck | None) -> tuple[str, ...]:
     if not isinstance(value, list) or not value or not all(isinstance(v, str) and v for v in value):
         raise t.fail(key, f"expected a non-empty list of policy names, got {value!r}")
     if check_policy is not None:

@@ -15,20 +15,22 @@ that second) is read in full and adopted when its parts are one whole write of
 exactly its games."""
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
 import os
+import re
 import tempfile
 import uuid
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any, Callable
 
 import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
+from menorca_sim.run import dataset_lock
+from menorca_sim.run.manifest_check import ManifestError, check_manifest
 from menorca_sim.run.outcomes import TABLES
 
 MANIFEST = "manifest.json"
@@ -199,33 +201,113 @@ def move_aside(out: Path, path: Path) -> Path:
 @dataclass(frozen=True)
 class DatasetCheck:
     damaged: list[Damage]
-    left_out: set[str]  # part file names (one per chunk) that a partial report leaves out
+    left_out: set[str]  # part file names (one per chunk, or a stray file's) that a partial read leaves out
     games_left_out: int | None  # None when the folder has no manifest of this runner to tell
+
+    def refusal(self, allow: str) -> str:
+        """The line that refuses the dataset; `allow` names the way to read it anyway."""
+        more = f" (and {len(self.damaged) - 1} more damaged parts)" if len(self.damaged) > 1 else ""
+        return (f"{self.damaged[0].line()}{more}; `menorca-sim run ... --resume` moves damaged parts aside "
+                f"and plays their chunks again, or add {allow} to read the rest")
+
+
+UNLISTED = "not a part the manifest lists (a stray or copied file; `run --resume` moves it aside)"
 
 
 def check_dataset(out: Path) -> DatasetCheck:
-    """Every part of a dataset, as `report` reads it. With this runner's manifest: each
-    chunk as a resumed run checks it, and the parts of a write cut short are damage too
-    (they would count games twice or half). Without one: each part must read as Parquet."""
+    """Every part of a dataset, as a reader takes it. With this runner's manifest: each
+    chunk as a resumed run checks it, the parts of a write cut short are damage too (they
+    would count games twice or half), and so is any part file the manifest does not list
+    (a reader globbing the folder would count it). Without one: each part must read as
+    Parquet."""
     manifest = read_manifest(out)
     if manifest is None or manifest.get("format") != FORMAT:
         damaged = [Damage(p, "truncated or corrupt (not a readable Parquet file)")
                    for name in TABLES for p in sorted((out / name).glob("*.parquet")) if not _readable(p)]
         return DatasetCheck(damaged, {d.path.name for d in damaged}, None)
-    damaged, left_out, games_left_out = [], set(), 0
-    records = manifest.get("finished", {})
-    for chunk_id in range(manifest["chunks"]):
+    present, damaged = parts_on_disk(out, manifest["chunks"])
+    left_out, games_left_out = {d.path.name for d in damaged}, 0
+    records = manifest["finished"]
+    for chunk_id in sorted(present | {int(k) for k in records}):  # a chunk with neither is simply not played
         games = chunk_games(manifest["total_games"], manifest["chunk_size"], chunk_id)
         record, bad = check_chunk(out, chunk_id, games, records.get(str(chunk_id)))
         if record is None:
-            present = [part_path(out, name, chunk_id) for name in TABLES if part_path(out, name, chunk_id).exists()]
             bad = bad or [Damage(p, f"a part of an unfinished write of chunk {chunk_id} (run --resume to finish it)")
-                          for p in present]
+                          for p in _present(out, chunk_id)]
         if bad:
             damaged += bad
             left_out.add(part_path(out, "games", chunk_id).name)
             games_left_out += len(games)
     return DatasetCheck(damaged, left_out, games_left_out)
+
+
+def parts_on_disk(out: Path, chunks: int) -> tuple[set[int], list[Damage]]:
+    """The chunks of `chunks` that have a part file in some table folder, and every part
+    file there that is no chunk's (another name, or a chunk past the last)."""
+    present, unlisted = set(), []
+    for name in TABLES:
+        for path in sorted((out / name).glob("*.parquet")):
+            match = _PART_NAME.fullmatch(path.name)
+            chunk_id = int(match[1]) if match else -1
+            if 0 <= chunk_id < chunks and path == part_path(out, name, chunk_id):
+                present.add(chunk_id)
+            else:
+                unlisted.append(Damage(path, UNLISTED))
+    return present, unlisted
+
+
+_PART_NAME = re.compile(r"part-(\d+)\.parquet")
+
+
+def _present(out: Path, chunk_id: int) -> list[Path]:
+    return [p for name in TABLES if (p := part_path(out, name, chunk_id)).exists()]
+
+
+class DatasetRefused(Exception):
+    """A dataset that cannot be read as it stands (one line): damaged parts without a
+    partial read allowed, nothing sound to read, or a run still writing it."""
+
+
+class CheckedDataset:
+    """A dataset folder checked part by part before it is read: `path` is the dataset
+    itself when every part is sound, else (with `allow_partial`) a temporary view of its
+    sound chunks, removed by `close()` (or when this object goes). Damage without
+    `allow_partial` is refused with a DatasetRefused line; `allow` names the way to allow it
+    (a command's option, a function's keyword)."""
+
+    def __init__(self, out: str | Path, allow_partial: bool = False, allow: str = "--allow-partial") -> None:
+        self.source = Path(out)
+        writing = dataset_lock.writer(self.source)
+        if writing:  # its parts and manifest change as it goes: no reading them as they stand
+            raise DatasetRefused(f"{self.source}: a run is writing this dataset ({writing}); read it when "
+                                 f"the run has ended")
+        self.check = check_dataset(self.source)
+        self._tmp: tempfile.TemporaryDirectory | None = None
+        self.path = self.source
+        if not self.check.damaged:
+            return
+        if not allow_partial:
+            raise DatasetRefused(self.check.refusal(allow))
+        if not _has_sound_chunk(self.source, self.check):
+            raise DatasetRefused(f"{self.source}: every chunk has a damaged part, nothing is left to read "
+                                 f"(first: {self.check.damaged[0].line()}); `menorca-sim run ... --resume` "
+                                 f"plays them again")
+        self._tmp = tempfile.TemporaryDirectory(prefix="menorca-partial-")
+        self.path = _link_view(self.source, Path(self._tmp.name), self.check.left_out)
+
+    def close(self) -> None:
+        if self._tmp is not None:
+            self._tmp.cleanup()
+
+    def __enter__(self) -> "CheckedDataset":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def _has_sound_chunk(out: Path, check: DatasetCheck) -> bool:
+    return any(p.name not in check.left_out for p in (out / "games").glob("*.parquet"))
 
 
 def _readable(path: Path) -> bool:
@@ -236,22 +318,20 @@ def _readable(path: Path) -> bool:
     return True
 
 
-@contextlib.contextmanager
-def dataset_view(out: Path, left_out: set[str]) -> Iterator[Path]:
-    """A temporary folder that links to the dataset's manifest and parts, except the part
+def _link_view(out: Path, tmp: Path, left_out: set[str]) -> Path:
+    """A folder in `tmp` that links to the dataset's manifest and parts, except the part
     files named in `left_out`: readers that take whole folders see only the sound chunks,
     and the dataset itself is not touched."""
-    with tempfile.TemporaryDirectory(prefix="menorca-partial-") as tmp:
-        view = Path(tmp) / out.name
-        view.mkdir()
-        if (out / MANIFEST).exists():
-            (view / MANIFEST).symlink_to((out / MANIFEST).resolve())
-        for name in TABLES:
-            (view / name).mkdir()
-            for part in (out / name).glob("*.parquet"):
-                if part.name not in left_out:
-                    (view / name / part.name).symlink_to(part.resolve())
-        yield view
+    view = tmp / out.name
+    view.mkdir()
+    if (out / MANIFEST).exists():
+        (view / MANIFEST).symlink_to((out / MANIFEST).resolve())
+    for name in TABLES:
+        (view / name).mkdir()
+        for part in (out / name).glob("*.parquet"):
+            if part.name not in left_out:
+                (view / name / part.name).symlink_to(part.resolve())
+    return view
 
 
 def count_rows(records: dict[str, Record]) -> dict[str, int]:
@@ -275,12 +355,19 @@ def read_table(out: str | Path, name: str) -> pa.Table:
 
 
 def read_manifest(out: Path) -> dict[str, Any] | None:
-    """The manifest, or None when there is none (or not one this runner wrote)."""
+    """The manifest, None when the folder has none; one that is not valid JSON, or not of
+    the runner's shape (a hand edit), is a ManifestError naming the file and key."""
+    path = out / MANIFEST
     try:
-        manifest = json.loads((out / MANIFEST).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        text = path.read_text(encoding="utf-8")
+    except (FileNotFoundError, NotADirectoryError):
         return None
-    return manifest if isinstance(manifest, dict) else None
+    try:
+        data = json.loads(text)
+    except ValueError as exc:
+        raise ManifestError(path, "", f"not valid JSON ({exc})") from None
+    ours = isinstance(data, dict) and data.get("format") == FORMAT
+    return check_manifest(path, data, tuple(TABLES) if ours else None)
 
 
 def write_manifest(out: Path, manifest: dict[str, Any]) -> None:

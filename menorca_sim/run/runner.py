@@ -26,7 +26,6 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
 
-from joblib import Parallel, delayed
 from tqdm import tqdm
 
 from menorca_sim.run import dataset_lock
@@ -34,6 +33,15 @@ from menorca_sim.run import parquet_store as store
 from menorca_sim.run.chunk_worker import ChunkResult, PlayFn, play_chunk, play_one
 from menorca_sim.run.experiment import Experiment
 from menorca_sim.run.limits import Limits
+
+with warnings.catch_warnings(record=True) as _caught:
+    warnings.simplefilter("always", UserWarning)
+    from joblib import Parallel, delayed
+# joblib cannot make its semaphores (under a file-size limit, say) and plays serially:
+# each run tells it as one warning line, not as this import's two-line warning
+_SERIAL = [str(w.message) for w in _caught if "operate in serial mode" in str(w.message)]
+for _other in (w for w in _caught if "operate in serial mode" not in str(w.message)):
+    warnings.showwarning(_other.message, _other.category, _other.filename, _other.lineno)
 
 BACKENDS = ("loky", "dask")
 MAX_DEFAULT_CHUNK = 100  # games; large enough that scheduling costs little next to playing
@@ -107,6 +115,8 @@ def run_experiment(experiment: Experiment, out: str | Path, *, jobs: int | None 
     except dataset_lock.Busy as exc:
         raise RunError(f"{out}: {exc}") from None
     try:
+        for line in _SERIAL:
+            warnings.warn(line, RunWarning)
         if lock.left_behind:
             warnings.warn(f"{out}: took over the lock left by {lock.left_behind}, which no longer runs", RunWarning)
         return _run(experiment, out, jobs, backend, scheduler, chunk, resume, fail_fast, progress, play, limits,
@@ -141,9 +151,9 @@ def _run(experiment: Experiment, out: Path, jobs: int | None, backend: str, sche
             with warnings.catch_warnings(), tqdm(total=games, unit="game", disable=not progress,
                                                  dynamic_ncols=True) as bar, \
                     contextlib.closing(parallel(tasks)) as results:
-                # joblib warns about the chunks it cancels when --fail-fast stops the run
-                warnings.filterwarnings("ignore", message=".*tasks have been successfully executed",
-                                        category=UserWarning)
+                # joblib warns about the chunks it cancels when --fail-fast or an interrupt stops the run
+                warnings.filterwarnings("ignore", message=".*tasks (have been successfully executed|which were "
+                                                          "still being processed)", category=UserWarning)
                 for result in results:
                     book.add(result)
                     played += result.games
@@ -203,6 +213,9 @@ class _Book:
         try:
             return write()
         except OSError as exc:
+            if exc.errno == errno.EFBIG:
+                raise _Stopped(f"cannot write {what} ({exc.strerror}: the process's file-size limit, `ulimit -f`, "
+                               f"is too low for it; not a lack of disk space)") from None
             if exc.errno not in _NO_SPACE:
                 raise _Stopped(f"cannot write {what} ({exc.strerror})") from None
             done = len(self.manifest["finished"])
@@ -219,7 +232,7 @@ class _Book:
                            f"to finish, {free}") from None
 
 
-_NO_SPACE = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG}
+_NO_SPACE = {errno.ENOSPC, errno.EDQUOT}
 
 
 def _size(n: float) -> str:
@@ -232,11 +245,19 @@ def _size(n: float) -> str:
 
 
 def _chunks_to_play(out: Path, manifest: dict[str, Any]) -> list[int]:
-    """The chunks without sound parts. Each damaged part is named in a warning and moved
-    aside, and its chunk played again; a sound chunk not yet in the manifest is recorded."""
+    """The chunks without sound parts. Each damaged part, and each part file the manifest
+    does not list, is named in a warning and moved aside, and a damaged part's chunk
+    played again; a sound chunk not yet in the manifest is recorded."""
     records = manifest["finished"]
+    present, unlisted = store.parts_on_disk(out, manifest["chunks"])
+    for damage in unlisted:
+        warnings.warn(f"{damage.line()}: moved to {store.move_aside(out, damage.path)}", RunWarning)
+    checked = present | {int(k) for k in records}  # any other chunk has nothing on disk to check
     todo = []
     for chunk_id in range(manifest["chunks"]):
+        if chunk_id not in checked:
+            todo.append(chunk_id)
+            continue
         games = store.chunk_games(manifest["total_games"], manifest["chunk_size"], chunk_id)
         record, damaged = store.check_chunk(out, chunk_id, games, records.get(str(chunk_id)))
         for damage in damaged:

@@ -85,9 +85,17 @@ def _record_generation(spec: TuneSpec, drawn_around: dict[str, Any], candidates:
 
 
 def _load(path: Path, spec: TuneSpec) -> tuple[cma.CMAEvolutionStrategy, dict[str, Any]]:
-    with path.open("rb") as f:
-        state = pickle.load(f)
-    if state.get("version") != STATE_VERSION or state["record"]["plan"] != spec.digest():
+    try:
+        with path.open("rb") as f:
+            state = pickle.load(f)
+    except Exception as exc:  # unpickling other bytes can raise almost any type
+        raise TuneError(f"{path}: not a state file of menorca-sim tune ({type(exc).__name__}); remove it to "
+                        f"start afresh") from None
+    if (not isinstance(state, dict) or not isinstance(state.get("es"), cma.CMAEvolutionStrategy)
+            or not isinstance(state.get("record"), dict) or not isinstance(state["record"].get("generations"), list)):
+        raise TuneError(f"{path}: not a state file of menorca-sim tune (no search or record in it); remove it to "
+                        f"start afresh")
+    if state.get("version") != STATE_VERSION or state["record"].get("plan") != spec.digest():
         raise TuneError(f"{path}: a state of another tuning plan (remove it to start afresh)")
     return state["es"], state["record"]
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+import math
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,6 +30,7 @@ from typing import Any
 import numpy as np
 
 from menorca_sim.run.experiment import ExperimentError
+from menorca_sim.run.manifest_check import name_problem
 from menorca_sim.rules import RulesetError
 from menorca_sim.rules.reader import Table
 
@@ -116,13 +118,27 @@ def _parse(t: Table, folder: Path) -> TuneSpec:
     sigma = t.raw("sigma", 0.25)
     if not isinstance(sigma, (int, float)) or isinstance(sigma, bool) or not 0 < sigma <= 1:
         raise t.fail("sigma", f"expected a number in (0, 1], got {sigma!r}")
+    name = t.str("name")
+    problem = name_problem(name)  # the preset's file is NAME.toml
+    if problem:
+        raise t.fail("name", problem)
     ruleset = t.str("ruleset", "default")
-    return TuneSpec(name=t.str("name"), base=base, opponents=_opponents(t),
-                    players=t.int("players", 2, minimum=2), seed=t.int("seed", minimum=0),
-                    seeds=t.int("seeds", minimum=1), generations=t.int("generations", minimum=1),
-                    popsize=t.int("popsize", 8, minimum=2), sigma=float(sigma),
-                    ruleset_path=None if ruleset == "default" else str((folder / ruleset).resolve()),
-                    bounds=_bounds(t.table("params"), base_values), base_values=base_values)
+    ruleset_path = None if ruleset == "default" else str((folder / ruleset).resolve())
+    return TuneSpec(name=name, base=base, opponents=_opponents(t), players=_players(t, ruleset_path),
+                    seed=t.int("seed", minimum=0), seeds=t.int("seeds", minimum=1),
+                    generations=t.int("generations", minimum=1),
+                    popsize=t.int("popsize", 8, minimum=2), sigma=float(sigma), ruleset_path=ruleset_path,
+                    bounds=_bounds(t.table("params"), base, base_values), base_values=base_values)
+
+
+def _players(t: Table, ruleset_path: str | None) -> int:
+    from menorca_sim.rules import load_ruleset
+
+    players = t.int("players", 2, minimum=2)
+    counts = sorted(load_ruleset(ruleset_path).player_counts)
+    if players not in counts:
+        raise t.fail("players", f"the ruleset has no {players}-player setup (it has {', '.join(map(str, counts))})")
+    return players
 
 
 def _opponents(t: Table) -> tuple[str, ...]:
@@ -141,7 +157,7 @@ def _opponents(t: Table) -> tuple[str, ...]:
     return opponents
 
 
-def _bounds(t: Table, base_values: dict[str, Any]) -> tuple[Bound, ...]:
+def _bounds(t: Table, base: str, base_values: dict[str, Any]) -> tuple[Bound, ...]:
     bounds = []
     for name, value in t.data.items():
         default = base_values.get(name)
@@ -149,10 +165,25 @@ def _bounds(t: Table, base_values: dict[str, Any]) -> tuple[Bound, ...]:
             numeric = sorted(k for k, v in base_values.items() if isinstance(v, (int, float)) and not isinstance(v, bool))
             raise t.fail(name, f"not a numeric heuristic parameter (known: {', '.join(numeric)})")
         if (not isinstance(value, list) or len(value) != 2
-                or not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in value)
+                or not all(isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) for v in value)
                 or not value[0] < value[1]):
-            raise t.fail(name, f"expected [low, high] with low < high, got {value!r}")
-        bounds.append(Bound(name, float(value[0]), float(value[1]), isinstance(default, int)))
-    if not bounds:
-        raise RulesetError(t.file, t.path, "no parameter to search")
+            raise t.fail(name, f"expected [low, high], finite numbers with low < high, got {value!r}")
+        bound = Bound(name, float(value[0]), float(value[1]), isinstance(default, int))
+        _check_ends(t, base, bound)
+        bounds.append(bound)
+    if len(bounds) < 2:  # the cma package cannot search one dimension (it fails generations later)
+        raise RulesetError(t.file, t.path, f"CMA-ES searches two or more parameters, got {len(bounds)}")
     return tuple(bounds)
+
+
+def _check_ends(t: Table, base: str, bound: Bound) -> None:
+    """Both ends of a bound make a valid player, so no candidate fails mid-search."""
+    from menorca_sim.run.experiment import check_policy_spec
+    from policies import PolicyError
+
+    for end in (bound.low, bound.high):
+        value = int(round(end)) if bound.integer else end
+        try:
+            check_policy_spec(f"{base}({bound.name}={value!r})")
+        except PolicyError as exc:
+            raise t.fail(bound.name, f"the bound {value!r} is outside the parameter's range ({exc})") from None

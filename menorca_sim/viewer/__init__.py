@@ -27,7 +27,7 @@ def write_page(log_path: str | Path, out_dir: str | Path, ruleset: Ruleset | Non
     log_path = Path(log_path)
     try:
         records = read(log_path)
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+    except ValueError as exc:  # a line that is not a JSON object, or not UTF-8
         raise LogError(f"not a game log ({exc})") from None
     data = page_data(records, ruleset if ruleset is not None else load_ruleset(), title=log_path.stem)
     out = Path(out_dir)

@@ -14,6 +14,8 @@ from menorca_sim.viewer.narrative import Narrator
 COMPANY_COLOURS = ("#c0392b", "#1f5fa8", "#27864a", "#8e44ad", "#d35400", "#7f6000", "#17808a", "#555555")
 
 ROUTE_ACTIONS = ("payout", "withhold")
+HEADER_KEYS = ("seed", "players", "minors", "legacies", "events", "seats", "ruleset")
+ACTION_KEYS = ("i", "round", "sr", "or", "actor", "action", "state")
 
 
 class LogError(ValueError):
@@ -63,6 +65,9 @@ def page_data(records: list[dict[str, Any]], rs: Ruleset, title: str = "") -> di
     if header.get("ruleset_sha256") != rs.sha256:
         raise LogError(f"the log was played with ruleset {header.get('ruleset')} "
                        f"({str(header.get('ruleset_sha256'))[:12]}), not {rs.name} ({rs.sha256[:12]})")
+    missing = [k for k in HEADER_KEYS if k not in header]
+    if missing:
+        raise LogError(f"its header has no {', '.join(map(repr, missing))}")
     actions = [r for r in records[1:] if r.get("type") == "action"]
     if not actions:
         raise LogError("the log holds no action")
@@ -86,18 +91,42 @@ def frames(actions: list[dict[str, Any]], rs: Ruleset) -> list[dict[str, Any]]:
     narrator = Narrator(rs)
     tiles: dict[str, list] = {}  # hex -> [tile id, rotation], the last lay on it
     runs: list[int] = []  # frames of the current OR whose routes are drawn
-    out = []
+    out: list[dict[str, Any]] = []
     for k, record in enumerate(actions):
-        action = record["action"]
-        if action["type"] == "lay_tile":
-            tiles = tiles | {action["hex"]: [action["tile"], action["rotation"]]}
-        label = narrator.label(record)
-        if action["type"] in ROUTE_ACTIONS:
-            # a new OR's first run replaces the last OR's routes
-            runs = [j for j in runs if out[j]["label"] == label] + [k]
-        frame = {"i": record["i"], "type": action["type"], "label": label, "actor": record["actor"], "line": narrator.line(record),
-                 "state": record["state"], "tiles": tiles, "runs": runs}
-        if action["type"] in ROUTE_ACTIONS:
-            frame["routes"] = record.get("routes", [])
+        _check_action(k, record)
+        try:
+            frame = _frame(k, record, narrator, tiles, runs, out)
+        except (KeyError, TypeError, AttributeError, IndexError, ValueError) as exc:  # an action's own fields
+            raise LogError(f"action record {k + 1}: cannot read it ({type(exc).__name__}: {exc})") from None
+        tiles, runs = frame["tiles"], frame["runs"]
         out.append(frame)
     return out
+
+
+def _frame(k: int, record: dict[str, Any], narrator: Narrator, tiles: dict[str, list], runs: list[int],
+           done: list[dict[str, Any]]) -> dict[str, Any]:
+    """Action record `k`'s frame, after the frames `done`."""
+    action = record["action"]
+    if action["type"] == "lay_tile":
+        tiles = tiles | {action["hex"]: [action["tile"], action["rotation"]]}
+    label = narrator.label(record)
+    if action["type"] in ROUTE_ACTIONS:
+        # a new OR's first run replaces the last OR's routes
+        runs = [j for j in runs if done[j]["label"] == label] + [k]
+    frame = {"i": record["i"], "type": action["type"], "label": label, "actor": record["actor"],
+             "line": narrator.line(record), "state": record["state"], "tiles": tiles, "runs": runs}
+    if action["type"] in ROUTE_ACTIONS:
+        frame["routes"] = record.get("routes", [])
+    return frame
+
+
+def _check_action(k: int, record: dict[str, Any]) -> None:
+    """The keys every action record has (docs/log-format.md), so a hand-edited log is
+    named here, not met later as a KeyError."""
+    missing = [key for key in ACTION_KEYS if key not in record]
+    if missing:
+        raise LogError(f"action record {k + 1} has no {', '.join(map(repr, missing))}")
+    if not isinstance(record["action"], dict) or not isinstance(record["action"].get("type"), str) \
+            or not isinstance(record["state"], dict):
+        raise LogError(f"action record {k + 1}: expected an object with a type as its action and an object "
+                       f"as its state")

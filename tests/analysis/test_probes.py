@@ -79,3 +79,24 @@ seats = ["probe(legacy=L9)", "heuristic"]
     assert verdict.label == find.LOWERS and "L9 is weak" in verdict.text and "L9's price" in verdict.look_at
     bought = a.tables["auction_prices"].filter(pl.col("legacy") == "L9")
     assert bought["games"].sum() == 48  # in play in every game of both populations
+
+
+def test_a_loophole_probe_is_judged_as_a_loophole(tmp_path):
+    """A probe that exploits a loophole (here looting a minor: sell out, then spend its
+    treasury on one's own company) is judged as one: the loophole pays, costs or was
+    worth nothing found, and only where it pays is the rules key that closes it named."""
+    data = run_study(tmp_path, one_draw_study("loot", 7, 60, 2, """
+[overrides]
+"minors.last_certificate" = "may_sell"
+[populations.plain]
+seats = "heuristic"
+[populations.loot]
+seats = ["probe(loot=true)", "heuristic"]
+"""))
+    a = analyse(Dataset(data))
+    row = a.tables["probe_effects"].row(0, named=True)
+    assert (row["forces"], row["item"], row["pairs"]) == ("loot", "true", 60)
+    verdict = find.probe_verdicts(a)[("", 2, "probe(loot=true)")]
+    assert verdict.label in (find.PAYS, find.COSTS, find.NO_EFFECT)  # never "blind spot" or "weak"
+    assert "spending the minor's treasury on its own company" in verdict.text
+    assert (verdict.look_at == 'minors.last_certificate = "keep"') == (verdict.label == find.PAYS)

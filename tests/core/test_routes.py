@@ -3,7 +3,9 @@ RULES.md §10: city 20, town 10 on yellow; València 30/40/50/60 by epoch)."""
 from __future__ import annotations
 
 from menorca_sim.core.board import Board
+from menorca_sim.core.maptables import map_tables
 from menorca_sim.core.routes import RevenueContext
+from menorca_sim.rules import load_ruleset
 
 XEBEC = ("xebec", "ship", 4)
 CART = ("cart", "cart", 3)
@@ -65,9 +67,12 @@ def test_no_track_shared_between_a_companys_routes(tables):
     assert both.revenue == 40 + 30 and len(both.routes) == 2
 
 
-def test_revisited_node_pays_once(tables):
+def test_revisited_node_pays_once():
+    # with loops allowed (routes.min_distinct_nodes = 1; by default a loop from a node to
+    # itself is no route: test_audit_options.py), the only route is the loop Sant Climent
+    # - I10 - H11 - Sant Climent (4 hexes), and Sant Climent pays once
+    tables = map_tables(load_ruleset(overrides={"routes.min_distinct_nodes": 1}))
     board = board_with(tables, LOOP_TRACK, [("Ramaders", "Sant Climent", "manufactory")])
-    # the only route is the loop Sant Climent - I10 - H11 - Sant Climent (4 hexes)
     plan = plan_of(board, "Ramaders", [("c", "cart", 4)], is_major=False)
     assert [r.hexes for r in plan.routes] in (
         [["I12", "I10", "H11", "I12"]], [["I12", "H11", "I10", "I12"]])

@@ -42,7 +42,7 @@ def toy_study(folder: Path, chunk: int, play: PlayFn = toy_play) -> tuple[Path, 
 def cli_playing(monkeypatch: pytest.MonkeyPatch, play: PlayFn) -> None:
     """`menorca-sim run` (cli_run.command) plays `play`, not the engine, for this test."""
     monkeypatch.setattr(cli_run, "run_experiment", functools.partial(run_experiment, play=play))
-    monkeypatch.setattr(cli_run, "check_policy_spec", lambda spec: None)
+    monkeypatch.setattr(cli_run, "check_policy_spec", lambda spec, ruleset: None)
 
 
 def sleepy_play(ruleset: Ruleset, game: GameSpec, seconds: float = 0.05) -> dict[str, Any]:
@@ -91,7 +91,7 @@ from helpers.faults import bulky_play
 from menorca_sim.cli import run as cli_run
 from menorca_sim.run.runner import run_experiment
 cli_run.run_experiment = functools.partial(run_experiment, play=functools.partial(bulky_play, from_game={BULKY_FROM}))
-cli_run.check_policy_spec = lambda spec: None
+cli_run.check_policy_spec = lambda spec, ruleset: None
 cli_run.command(sys.argv[1:])
 """
 """`menorca-sim run ARGS` with the bulky toy game (from game BULKY_FROM on)."""

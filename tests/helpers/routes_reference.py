@@ -112,6 +112,8 @@ def node_value(rs, board, ctx, name):
 
 def legal(rs, stations, company, is_major, kind, trail):
     """The route rules of core-interfaces.md for one walk; stations: station_map()."""
+    if len(set(trail.stops)) < rs.routes.min_distinct_nodes:
+        return False
     ports = {n for n, st in stations.items() if any(k == "port" for _, k in st)}
     own = {n for n, st in stations.items() if any(c == company for c, _ in st)}
     for name in trail.stops[1:-1]:

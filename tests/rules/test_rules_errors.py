@@ -71,6 +71,18 @@ CASES = [
      "bank.cassh: unknown key (expected one of: cash)"),
     ("bad option value", [('unstarted_minor = "join"', 'unstarted_minor = "merge"')],
      "merger.unstarted_minor: expected one of discard, join, got 'merge'"),
+    ("bad last-certificate option", [('last_certificate = "keep"', 'last_certificate = "sell"')],
+     "minors.last_certificate: expected one of keep, may_sell, got 'sell'"),
+    ("a route of no node", [("min_distinct_nodes = 2", "min_distinct_nodes = 0")],
+     "routes.min_distinct_nodes: expected a positive integer, got 0"),
+    ("bad buy-back option", [('buy_back_after_sale = "allowed"', 'buy_back_after_sale = "never"')],
+     "company_shares.buy_back_after_sale: expected one of allowed, next_or, got 'never'"),
+    ("bad stock-round bank option", [('bank_empty_in_stock_round = "next_or"', 'bank_empty_in_stock_round = "now"')],
+     "end.bank_empty_in_stock_round: expected one of end_of_round, next_or, got 'now'"),
+    ("misspelt options table", [('[minors]\n', '[minorz]\n')],
+     "minorz: unknown key (expected one of: auction, bank, companies, company_shares, end, epochs, events, "
+     "legacies, map, markers, market, merger, meta, minors, operating, phases, player_counts, routes, setup, "
+     "stock, tiles, vehicles)"),
     ("offboard revenue missing an epoch", [("revenue = [20, 30, 30, 40]", "revenue = [20, 30, 30]")],
      "map.offboards.Palma.revenue: expected one value per epoch (4), got 3"),
     ("lane between non-adjacent hexes", [('"K14-K12"', '"K14-K8"')],

@@ -130,7 +130,7 @@ def test_random_minors_and_ruleset_path_and_games_override(tmp_path):
 
 
 def test_policy_check_failure_names_the_seat(tmp_path):
-    def check(spec):
+    def check(spec, ruleset):
         if spec == "c":
             raise KeyError("no policy named 'c'")
     with pytest.raises(ExperimentError) as err:
@@ -141,7 +141,13 @@ def test_policy_check_failure_names_the_seat(tmp_path):
 BAD = [
     ("name = \n", re.compile(r"exp.toml: not valid TOML \(.*\)")),
     (GOOD.replace('name = "study"\n', ""), "exp.toml: name: missing"),
-    (GOOD.replace('name = "study"', 'name = "a/b"'), "exp.toml: name: 'a/b' cannot name a folder (no '/', no leading '.')"),
+    (GOOD.replace('name = "study"', 'name = "a/b"'), "exp.toml: name: 'a/b' cannot name a file (no '/', '\\' or NUL)"),
+    (GOOD.replace('name = "study"', 'name = "../evil/x"'),
+     "exp.toml: name: '../evil/x' cannot name a file (empty, or a leading '.')"),
+    (GOOD.replace('name = "study"', 'name = "a\\u0000b"'), "exp.toml: name: 'a\\x00b' cannot name a file (no '/', '\\' or NUL)"),
+    (GOOD.replace("games = 6", "games = 2400000000"),
+     "exp.toml: games: 2400000000 games per cell, variant and population make 14,400,000,000 games in all; "
+     "a dataset holds at most 100,000,000"),
     (good("gmaes = 3\n"), "exp.toml: gmaes: unknown key (expected one of: description, games, minors, name, "
                            "overrides, plan, players, policies, populations, ruleset, seating, seed, sweep, sweeps, variants)"),
     (GOOD.replace("games = 6", "games = 0"), "exp.toml: games: expected a positive integer, got 0"),
@@ -247,6 +253,27 @@ def test_bad_populations_are_named(tmp_path, tables, problem):
     assert str(err.value).startswith(problem)
 
 
+EFFECT_RANGE = ("expected a non-zero win-share difference (0.03 = 3 points) with 0 < 1/players + effect < 1 "
+                "for every player count, got ")
+
+
+@pytest.mark.parametrize("plan, problem", [
+    ("effect = 2", f"plan.effect: {EFFECT_RANGE}2.0"),
+    ("effect = -0.6", f"plan.effect: {EFFECT_RANGE}-0.6"),
+    ("effect = 0", f"plan.effect: {EFFECT_RANGE}0.0"),
+    ("effect = nan", "plan.effect: expected a finite number, got nan"),
+    ("effect = 0.03\npower = 5", "plan.power: expected a number within [0.5, 0.999], got 5.0"),
+    ("effect = 0.03\npower = 1.0", "plan.power: expected a number within [0.5, 0.999], got 1.0"),
+    ("effect = 0.03\nalpha = -1", "plan.alpha: expected a number within (0, 0.5], got -1.0"),
+    ("effect = 0.03\nalpha = 0", "plan.alpha: expected a number within (0, 0.5], got 0.0"),
+    ("effect = 0.03\nalpha = \"x\"", "plan.alpha: expected a finite number, got 'x'"),
+])
+def test_a_bad_plan_is_refused_at_the_file_check(tmp_path, plan, problem):
+    with pytest.raises(ExperimentError) as err:
+        load_experiment(write(tmp_path, f"{GOOD}[plan]\n{plan}\n"))
+    assert str(err.value) == f"exp.toml: {problem}"
+
+
 SWEEP = GOOD + """
 [variants.base]
 [sweep]
@@ -277,7 +304,20 @@ def test_named_sweeps_and_their_errors(tmp_path):
                                               "L9: legacies.L9.price=100", "L9: legacies.L9.price=120"]
     for text, problem in [
         ('[sweep]\n"legacies.L9.price" = {from = 100, to = 80, step = 20}\n',
-         "exp.toml: sweep.legacies.L9.price: expected numbers with from <= to and step > 0"),
+         "exp.toml: sweep.legacies.L9.price: expected finite numbers with from <= to and step > 0"),
+        ('[sweep]\n"legacies.L9.price" = {from = 100, to = nan, step = 20}\n',
+         "exp.toml: sweep.legacies.L9.price: expected finite numbers with from <= to and step > 0"),
+        ('[sweep]\n"legacies.L9.price" = {from = 100, to = inf, step = 20}\n',
+         "exp.toml: sweep.legacies.L9.price: expected finite numbers with from <= to and step > 0"),
+        ('[sweep]\n"legacies.L9.price" = {from = 0, to = 1e8, step = 1}\n',
+         "exp.toml: sweep.legacies.L9.price: 100,000,001 points; a sweep has at most 1,000"),
+        ('[sweep]\n"legacies.L9.price" = {from = 0, to = 1e308, step = 1e-308}\n',
+         "exp.toml: sweep.legacies.L9.price: inf points; a sweep has at most 1,000"),
+        ('[sweep]\n"legacies.L9.price" = {values = [1, 2]}\n"markers.market_bonus" = {from = 0, to = 999, step = 1}\n',
+         "exp.toml: sweep: 2,000 sweep points in all; at most 1,000"),
+        ('[sweeps.a]\n"legacies.L9.price" = {values = [100, 120]}\n[sweeps.b]\n"legacies.L9.price" = {values = [140]}\n',
+         "exp.toml: sweeps.b.legacies.L9.price: already swept by sweeps.a: sweep a key in one table"),
+        ('[sweeps]\n', "exp.toml: sweeps: no sweep in it"),
         ('[sweep]\n"legacies.L9.price" = {from = 100, step = 20}\n',
          "exp.toml: sweep.legacies.L9.price: expected {from, to, step} or {values = [...]}"),
         ('[sweep]\n"auction.price_drop" = 10\n', "exp.toml: sweep: sweep one or two keys"),

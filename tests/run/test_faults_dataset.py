@@ -48,8 +48,8 @@ def test_damaged_parts_are_refused_by_report_and_played_again_by_resume(tmp_path
     refused = CliRunner().invoke(main, ["report", str(out), "--out", str(tmp_path / "report")])
     assert refused.exit_code == 2
     assert refused.output == (f"error: {truncated}: {problems[truncated]} (and 4 more damaged parts); "
-                              "`menorca-sim run ... --resume` plays its chunk again, or add --allow-partial "
-                              "to report the rest\n")
+                              "`menorca-sim run ... --resume` moves damaged parts aside and plays their chunks "
+                              "again, or add --allow-partial to read the rest\n")
 
     partial = CliRunner().invoke(main, ["report", str(out), "--out", str(tmp_path / "report"), "--allow-partial"])
     assert partial.exit_code == 0, partial.output

@@ -65,6 +65,10 @@ def test_a_full_disk_stops_the_run_in_one_line_and_resume_completes_it(tmp_path,
     assert all(path.read_bytes() == data for path, data in kept.items())  # kept, not played again
     assert_same_rows(out, tmp_path / "whole", exp.total_games)
 
+TOO_LARGE = re.compile(r"error: (?P<out>\S+): stopped: cannot write chunk (?P<chunk>\d+)'s parts \(File too large: "
+                       r"the process's file-size limit, `ulimit -f`, is too low for it; not a lack of disk space\); "
+                       r"the finished chunks are kept: run again with --resume\n")
+
 
 def test_a_file_size_limit_stops_the_run(tmp_path, monkeypatch):
     bulky = functools.partial(bulky_play, from_game=BULKY_FROM)  # chunks 2 and on: too big for the limit
@@ -80,8 +84,8 @@ def test_a_file_size_limit_stops_the_run(tmp_path, monkeypatch):
     args = [sys.executable, "-c", CLI_SCRIPT, str(exp_path), "--out", str(out), "--jobs", "1", "--chunk", str(CHUNK)]
     limited = subprocess.run(args, preexec_fn=file_size_limit, capture_output=True, text=True)
     assert limited.returncode == 2
-    stop = STOPPED.fullmatch(limited.stderr)
-    assert stop and (stop["out"], stop["chunk"], stop["why"]) == (str(out), "2", "File too large"), limited.stderr
+    stop = TOO_LARGE.fullmatch(limited.stderr)
+    assert stop and (stop["out"], stop["chunk"]) == (str(out), "2"), limited.stderr
     assert len(finished_parts(out, 9)) == 2 * len(store.TABLES)
 
     cli_playing(monkeypatch, bulky)
@@ -89,3 +93,20 @@ def test_a_file_size_limit_stops_the_run(tmp_path, monkeypatch):
     assert resumed.exit_code == 0, resumed.output
     assert resumed.stdout.startswith("toy: 56 games played")
     assert_same_rows(out, tmp_path / "whole", exp.total_games)
+
+
+def test_a_file_size_limit_of_zero_is_one_line_naming_the_file(tmp_path):
+    """`ulimit -f 0`: not even the lock can be written; the line names it and says that a
+    size limit, not the disk, is short."""
+    exp_path, _ = toy_study(tmp_path, CHUNK)
+
+    def no_file_size() -> None:
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (0, 0))
+
+    out = tmp_path / "data"
+    limited = subprocess.run([sys.executable, "-c", CLI_SCRIPT, str(exp_path), "--out", str(out), "--jobs", "1"],
+                             preexec_fn=no_file_size, capture_output=True, text=True)
+    assert limited.returncode == 2
+    assert limited.stderr == (f"error: {out / '.lock'}: File too large (the process's file-size limit, `ulimit -f`, "
+                              f"is too low for it; not a lack of disk space)\n")

@@ -147,7 +147,7 @@ def experiment_file(tmp_path: Path, text: str) -> Path:
 
 def test_cli_runs_and_refuses_a_used_folder(tmp_path, monkeypatch):
     monkeypatch.setattr(cli_run, "run_experiment", functools.partial(run_experiment, play=toy_play))
-    monkeypatch.setattr(cli_run, "check_policy_spec", lambda spec: None)
+    monkeypatch.setattr(cli_run, "check_policy_spec", lambda spec, ruleset: None)
     exp = experiment_file(tmp_path, EXPERIMENT)
     monkeypatch.chdir(tmp_path)
     runner = CliRunner()

@@ -71,7 +71,7 @@ def test_narrative_lines_of_known_actions(data):
     assert line_of(data, 37) == "OR 1.1: RNC runs 1 ship and 1 cart for 90, pays out"
     assert line_of(data, 40) == "OR 1.1: RCC places a port at Maó for 40"
     assert line_of(data, 43) == "OR 1.1: RCC runs 1 ship and 1 cart for 90, withholds"
-    assert line_of(data, 89) == "OR 2.2: RNC buys L1 (Molí de Sant Lluís) from its director for 30"
+    assert line_of(data, 90) == "OR 2.2: RNC buys L1 (Molí de Sant Lluís) from its director for 30"
 
 
 def test_or_labels_number_the_ors_of_each_set_from_one(data):
@@ -155,6 +155,6 @@ def test_play_show_writes_the_log_and_the_page(tmp_path):
 
 def test_narrative_names_vehicles_and_what_an_action_brought_about(ruleset):
     game = GOLDEN / "p2-heuristic-artesans-destilladors.jsonl"
-    assert line_of(page_data(read(game), ruleset), 124) == (
+    assert line_of(page_data(read(game), ruleset), 130) == (
         "OR 4.1: RCC buys a ship of the line from the bank for 420, trading in a polacca; phase 7H begins; "
         "epoch 3 begins; RADM formed; Artesans closes; Destil·ladors closes")
