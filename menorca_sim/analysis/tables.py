@@ -175,8 +175,9 @@ def final_phases(ds: Dataset) -> pl.DataFrame:
 
 def phases_reached(ds: Dataset) -> pl.DataFrame:
     """Per phase, the share of games that reach it (their final phase is it or a later
-    one; phases ordered by epoch, then name): where play stops short of the content."""
-    order = ds.games.select("epoch", "phase").unique().sort("epoch", "phase")["phase"].to_list()
+    one; phases ordered by epoch, then name; a variant may move a phase to another epoch,
+    so each phase is placed by its earliest): where play stops short of the content."""
+    order = ds.games.group_by("phase").agg(pl.col("epoch").min()).sort("epoch", "phase")["phase"].to_list()
     rank = pl.col("phase").replace_strict(order, range(len(order)))
     games = ds.games.lazy().with_columns(rank=rank)
     df = (games.group_by(KEYS).agg(pl.len().alias("games"), *unit_aggs(),

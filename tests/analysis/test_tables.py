@@ -344,3 +344,20 @@ def test_trajectories_are_median_paths_with_bands(tmp_path):
         assert pooled[("price", "RNC", o)][0] == 30
     by_draw = paths.filter((pl.col("draw") != "all") & (pl.col("measure") == "bank"))
     assert by_draw["draw"].n_unique() == 3 and (by_draw["games"] == 20).all()
+
+
+def test_phases_reached_count_every_later_phase_even_where_a_variant_moves_an_epoch(tmp_path):
+    data = synthetic_data.write_dataset(tmp_path, synthetic_data.Spec(
+        games=120, player_counts=(2,), variants={"a": 0.0, "b": 0.0}, seed=13))
+    for part in (data / "games").glob("*.parquet"):  # variant b puts 7H in epoch 4 (as epoch4_at_9H moves 8H)
+        df = pl.read_parquet(part)
+        df.with_columns(epoch=pl.when((pl.col("variant") == "b") & (pl.col("phase") == "7H")).then(4)
+                        .otherwise("epoch")).write_parquet(part)
+    ds = Dataset(data)
+    table = tables.phases_reached(ds)
+    games = ds.games.filter(pl.col("variant") == "b")
+    order = ["6H", "7H", "8H", "9H"]  # the phases the synthetic games end in
+    later = games.filter(pl.col("phase").is_in(order[order.index("7H"):])).height
+    row = table.filter((pl.col("variant") == "b") & (pl.col("phase") == "7H")).row(0, named=True)
+    assert table.filter(pl.col("variant") == "b")["phase"].to_list() == order
+    assert (row["reached"], row["games"]) == (later, games.height)
