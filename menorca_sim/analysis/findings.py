@@ -108,8 +108,9 @@ def _probe(a: Analysis, dead: list[tuple[str, tuple]], spec: str, item: str) -> 
     verdicts = [f for key, f in probe_verdicts(a).items() if key[2].startswith(spec.rstrip(")"))]
     if verdicts:
         return "; its probe: " + "; ".join(f"{f.label} ({f.text.split(': ')[-1]})" for f in verdicts)
-    return (f"; dead at the top rung ({a.roles.top}): play {spec} there (experiments/probes.toml) to tell a blind "
-            f"spot of the players (forcing {item} helps) from weak content (it hurts)")
+    where = f" at the top rung ({a.roles.top})" if len(a.roles.rungs) > 1 else ""
+    return (f"; dead{where}: play {spec}{' there' if where else ''} (experiments/probes.toml) to tell a blind spot "
+            f"of the players (forcing {item} helps) from weak content (it hurts)")
 
 
 def _said(dead: list[tuple[str, tuple]], verb: str, of: str, rows: pl.DataFrame, rate: str) -> str:
