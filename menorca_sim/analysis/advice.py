@@ -42,10 +42,11 @@ class Change:
 
 
 def what_to_change(a: Analysis) -> list[Change]:
-    """The ranked changes (at most `MOST`; one per key, the strongest evidence kept)."""
+    """The ranked changes (at most `MOST`; one per key, the strongest evidence kept; a
+    finding that reverses with strength suggests no change)."""
     changes = [*_seat_changes(a), *_legacy_changes(a), *_dead_changes(a)]
     best: dict[str, Change] = {}
-    for c in sorted(changes, key=lambda c: -c.score):
+    for c in sorted((c for c in changes if c.score > 0), key=lambda c: -c.score):
         best.setdefault(c.key, c)
     return sorted(best.values(), key=lambda c: -c.score)[:MOST]
 
@@ -75,9 +76,8 @@ def _fair_value(a: Analysis, key_start: str, target: str) -> str:
 
 def _seat_changes(a: Analysis) -> list[Change]:
     out = []
-    for key, by_pop in find.facts(a).items():
+    for key, by_pop in find.facts(a).items():  # seat 2 of 2 is seat 1's complement: one change
         if key[0] != "seat" or find.label(a, by_pop) == find.NOT_FOUND or (key[2] == 2 and key[3] != 1):
-            # (seat 2 of 2 is seat 1's complement)
             continue
         c = _strongest(a, by_pop)
         stable, label = _stability(a, by_pop)

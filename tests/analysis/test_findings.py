@@ -1,5 +1,5 @@
 """The report's first screen (analysis/findings.py): dead content, folded findings, and
-robustness labels across player populations."""
+strength and style labels across player populations."""
 from __future__ import annotations
 
 import polars as pl
