@@ -424,7 +424,7 @@ def _finding(a: Analysis, key: tuple, by_pop: dict[str, stats.Comparison], subje
     if points:
         signs = {c.estimate > 0 for _, c in estimates if c.significant}
         how = {frozenset({True}): "wins more often", frozenset({False}): "wins less often"}.get(
-            frozenset(signs), "wins more or less often")
+            frozenset(signs), "wins more often at some rungs and less at others")
         head = f"{subject} {how} {points}"
     else:
         head = f"{subject} against a fair {_pct(estimates[0][1].reference)} %"
