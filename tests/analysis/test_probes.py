@@ -59,23 +59,29 @@ def test_a_probe_forces_exactly_one_thing(spec):
         _probe(spec)
 
 
-def test_a_legacy_priced_far_above_its_worth_is_reported_weak_by_its_probe(tmp_path):
-    """L9 at 400 R. of a player's 420: the seat forced to buy it at its minimum loses."""
-    data = run_study(tmp_path, one_draw_study("probe", 9, 24, 2, """
+def _probe_study(tmp_path, seed: int, games: int, probe: str, overrides: str):
+    """A 2-player study of one draw: a heuristic table, and the same with `probe` in the
+    first seat, under `overrides`; its analysis, the probe's row and its verdict."""
+    data = run_study(tmp_path, one_draw_study("probe", seed, games, 2, f"""
 [overrides]
-"setup.legacies" = "fixed"
-"setup.fixed_legacies" = ["L9", "L1", "L2"]
-"legacies.L9.price" = 400
+{overrides}
 [populations.plain]
 seats = "heuristic"
-[populations.l9]
-seats = ["probe(legacy=L9)", "heuristic"]
+[populations.probed]
+seats = ["{probe}", "heuristic"]
 """))
     a = analyse(Dataset(data))
-    row = a.tables["probe_effects"].row(0, named=True)
+    return a, a.tables["probe_effects"].row(0, named=True), find.probe_verdicts(a)[("", 2, probe)]
+
+
+def test_a_legacy_priced_far_above_its_worth_is_reported_weak_by_its_probe(tmp_path):
+    """L9 at 400 R. of a player's 420: the seat forced to buy it at its minimum loses."""
+    a, row, verdict = _probe_study(tmp_path, 9, 24, "probe(legacy=L9)", """
+"setup.legacies" = "fixed"
+"setup.fixed_legacies" = ["L9", "L1", "L2"]
+"legacies.L9.price" = 400""")
     assert (row["probe"], row["forces"], row["item"], row["pairs"]) == ("probe(legacy=L9)", "legacy", "L9", 24)
     assert row["change_high"] < 0 and row["win_share"] < row["reference_win_share"]
-    verdict = find.probe_verdicts(a)[("", 2, "probe(legacy=L9)")]
     assert verdict.label == find.LOWERS and "L9 is weak" in verdict.text and "L9's price" in verdict.look_at
     bought = a.tables["auction_prices"].filter(pl.col("legacy") == "L9")
     assert bought["games"].sum() == 48  # in play in every game of both populations
@@ -85,18 +91,8 @@ def test_a_loophole_probe_is_judged_as_a_loophole(tmp_path):
     """A probe that exploits a loophole (here looting a minor: sell out, then spend its
     treasury on one's own company) is judged as one: the loophole pays, costs or was
     worth nothing found, and only where it pays is the rules key that closes it named."""
-    data = run_study(tmp_path, one_draw_study("loot", 7, 60, 2, """
-[overrides]
-"minors.last_certificate" = "may_sell"
-[populations.plain]
-seats = "heuristic"
-[populations.loot]
-seats = ["probe(loot=true)", "heuristic"]
-"""))
-    a = analyse(Dataset(data))
-    row = a.tables["probe_effects"].row(0, named=True)
+    _, row, verdict = _probe_study(tmp_path, 7, 60, "probe(loot=true)", '"minors.last_certificate" = "may_sell"')
     assert (row["forces"], row["item"], row["pairs"]) == ("loot", "true", 60)
-    verdict = find.probe_verdicts(a)[("", 2, "probe(loot=true)")]
     assert verdict.label in (find.PAYS, find.COSTS, find.NO_EFFECT)  # never "blind spot" or "weak"
     assert "spending the minor's treasury on its own company" in verdict.text
     assert (verdict.look_at == 'minors.last_certificate = "keep"') == (verdict.label == find.PAYS)
