@@ -454,7 +454,8 @@ def synthetic_dataset(folder: Path, games: int) -> Path:
 
 
 def aggregate_time(games: int) -> dict[str, Any]:
-    from menorca_sim.analysis.aggregate import Dataset, analyse
+    from menorca_sim.analysis.dataset import Dataset
+    from menorca_sim.analysis.pipeline import analyse
 
     with tempfile.TemporaryDirectory() as tmp:
         data = synthetic_dataset(Path(tmp), games)

@@ -15,6 +15,8 @@ measure what a loophole of the rules is worth.
                                      directs another company, and has the minor spend its
                                      whole treasury on a vehicle of that company (the
                                      loophole minors.last_certificate = "may_sell" opens)
+    probe(tier=true)                 a company it directs buys the newest vehicle on sale
+                                     whenever it may, until the next tier opens its phase
     probe(start=CCM, play="heuristic(temperature=0.1)")   the player it otherwise is
 
 Seated in one chair of a table of usual players (the seats rotated) and played on the
@@ -42,12 +44,14 @@ class ProbeParams:
     up_to: int = -1  # the most it bids for `legacy` (-1: the legacy's minimum price)
     pump: bool = False  # its companies sell their own certificates and buy them back cheaper
     loot: bool = False  # it sells out of a minor it presides and spends its treasury on its own company
+    tier: bool = False  # its companies buy the newest vehicles whenever they may: the tiers move on
 
     def __post_init__(self) -> None:
-        if sum(map(bool, (self.start, self.legacy, self.pump, self.loot))) != 1:
-            raise ValueError("a probe forces one thing: give start=COMPANY, legacy=LEGACY, pump=true or loot=true")
+        if sum(map(bool, (self.start, self.legacy, self.pump, self.loot, self.tier))) != 1:
+            raise ValueError("a probe forces one thing: give start=COMPANY, legacy=LEGACY, pump=true, loot=true "
+                             "or tier=true")
         if not self.legacy and self.up_to != -1:
-            raise ValueError("up_to goes with legacy=, not with start=, pump= or loot=")
+            raise ValueError("up_to goes with legacy=, not with start=, pump=, loot= or tier=")
 
 
 class Probe:
@@ -57,7 +61,8 @@ class Probe:
         self.seat = seat
         self.name = "probe"
         self.auction_strategy = player.auction_strategy
-        forcing = {"start": self._take_first, "legacy": self._bid, "pump": self._pump, "loot": self._loot}
+        forcing = {"start": self._take_first, "legacy": self._bid, "pump": self._pump, "loot": self._loot,
+                   "tier": self._next_tier}
         self._force = next(forcing[k] for k in forcing if getattr(params, k))
         self._pumped = (-1, "", 0)  # (OR, company, certificates sold) of its last pumping sale
         self._looting: set[str] = set()  # the minors it has sold out of to loot them
@@ -140,6 +145,18 @@ class Probe:
         if company is None or rs.companies[company].kind != "minor" or not self._directs(game, company):
             return False
         return any(other != company and game.director(other) == self.seat for other in game.company_states(("director",)))
+
+    def _next_tier(self, game, legal: list[dict]) -> dict | None:
+        """At a company's vehicle purchase: the newest vehicle the bank offers, where it
+        is of the phase in force or the next (the next tier is offered once the current
+        one is sold out, and its first purchase opens its phase): the company keeps
+        buying until the tiers move on. Vehicles of a past tier it leaves alone."""
+        if game.decision() != "buy_vehicles":
+            return None
+        tiers, now = game.ruleset.tier_index, game.phase_index()
+        newest = [a for a in legal if a["type"] == "buy_vehicle" and a["source"] == "bank"
+                  and tiers[a["vehicle"]] >= now]
+        return min(newest, key=lambda a: (-tiers[a["vehicle"]], a["price"])) if newest else None
 
     def _take_first(self, game, legal: list[dict]) -> dict | None:
         company = self.params.start

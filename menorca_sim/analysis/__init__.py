@@ -1,6 +1,8 @@
-"""Balance analysis of an experiment's dataset: statistics (stats), polars tables
-(aggregate), findings, sweeps, planning, charts (charts), the HTML + Markdown report
-(report), and `open(DIR)`: the report's tables from Python (study)."""
+"""Balance analysis of an experiment's dataset: dataset (loading), measures and tables
+(polars), strategies (ratings, head to head), effects (rule effects, like with like),
+comparisons (the tests), strength (rungs, styles, labels), pipeline (the whole
+analysis), findings (the sentences), advice (what to change), sweeps, planning,
+charts, report (HTML + Markdown), and `open(DIR)`: the tables from Python (study)."""
 from menorca_sim.analysis.study import Study, open_study as open  # noqa: A001  (the name a notebook expects)
 
 __all__ = ["Study", "open"]

@@ -2,7 +2,7 @@
 
 Figures are built with matplotlib's object API (`Figure`, rendered by the Agg canvas),
 so nothing here opens a window or touches pyplot's global state. Each function takes
-a table from `aggregate` and a file path, writes the chart and returns the path, or
+a table of the analysis and a file path, writes the chart and returns the path, or
 returns None when the table has nothing to draw."""
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from matplotlib.ticker import MaxNLocator
 
 PERCENT = 100
 COLOURS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f")
+MARKERS = ("o", "s", "^", "D")
 
 
 def _save(fig: Figure, path: Path) -> Path:
@@ -110,12 +111,14 @@ def legacy_price_value(table: pl.DataFrame, path: Path) -> Path | None:
     ax = fig.add_subplot()
     table = _series(table)
     groups = table.select("series", "players").unique().sort("series", "players").rows()
-    for g, (name, players) in enumerate(groups):
+    series = table["series"].unique().sort().to_list()
+    counts = table["players"].unique().sort().to_list()
+    for name, players in groups:  # one colour per series (as in every chart), one marker per player count
         rows = table.filter((pl.col("series") == name) & (pl.col("players") == players))
         label = f"{players} players" + (f", {name}" if name != "all games" else "")
         ax.errorbar(rows["price"].to_numpy(), rows["income_earned"].to_numpy(), xerr=_errors(rows, "price"),
-                    yerr=_errors(rows, "income_earned"), fmt="o", capsize=3, color=COLOURS[g % len(COLOURS)],
-                    label=label)
+                    yerr=_errors(rows, "income_earned"), fmt=MARKERS[counts.index(players) % len(MARKERS)],
+                    capsize=3, color=COLOURS[series.index(name) % len(COLOURS)], label=label)
         for legacy, x, y in rows.select("legacy", "price", "income_earned").iter_rows():
             ax.annotate(legacy, (x, y), textcoords="offset points", xytext=(5, 5), fontsize="small")
     # the intervals' tops where there are intervals (a legacy sold once has none)
@@ -311,7 +314,7 @@ TRAJECTORY_SHARE = 0.25  # a path is drawn while at least this share of its game
 
 def trajectories(table: pl.DataFrame, measure: str, lines: str, title: str, label: str, path: Path) -> Path | None:
     """Median paths of `measure` over the ORs with their 10-90 % bands (rows of
-    `aggregate.trajectories`), one panel per variant, population and player count, one
+    `tables.trajectories`), one panel per variant, population and player count, one
     line per value of column `lines`; a path ends where fewer than TRAJECTORY_SHARE of
     its games still run (beyond, the longest games alone would draw it)."""
     table = table.filter(pl.col("measure") == measure)
@@ -336,4 +339,27 @@ def trajectories(table: pl.DataFrame, measure: str, lines: str, title: str, labe
         ax.legend(fontsize="x-small")
     # above the figure's top (the saved area grows to it): tight_layout leaves a tall grid no room
     fig.suptitle(f"{title}: median over the games, band from the 10th to the 90th percentile", y=1.0, va="bottom")
+    return _save(fig, path)
+
+
+def strength_curves(curves: list[tuple[str, str, pl.DataFrame]], path: Path) -> Path | None:
+    """One small panel per headline finding (its title and label): the estimate in each
+    rung, weakest first, with the Holm-adjusted interval printed beside the label, and
+    the balanced value as a dashed line (`strength.per_rung`'s tables)."""
+    curves = [c for c in curves if not c[2].is_empty()]
+    if not curves:
+        return None
+    fig = Figure(figsize=(3.6 * len(curves), 3.4))
+    for k, (title, label, rows) in enumerate(curves):
+        ax = fig.add_subplot(1, len(curves), k + 1)
+        x = rows["rung"].to_numpy()
+        est = rows["estimate"].to_numpy() * PERCENT
+        ax.errorbar(x, est, yerr=np.vstack([est - rows["low"].to_numpy() * PERCENT,
+                                            rows["high"].to_numpy() * PERCENT - est]),
+                    fmt="o-", capsize=4, color=COLOURS[0])
+        ax.axhline(rows["reference"][0] * PERCENT, linestyle="--", color="grey")
+        ax.set_xticks(x, rows["population"].to_list(), fontsize="small")
+        ax.set_title(f"{title}\n[{label}]", fontsize="small")
+        ax.set_xlabel("rung (weakest first)")
+        ax.set_ylabel("estimate (%, Holm interval)")
     return _save(fig, path)

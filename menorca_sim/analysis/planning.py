@@ -10,7 +10,7 @@ import numpy as np
 import polars as pl
 from scipy import stats as sps
 
-from menorca_sim.analysis.aggregate import Dataset, baseline_variant
+from menorca_sim.analysis.dataset import Dataset, baseline_variant
 from menorca_sim.run.parquet_store import CheckedDataset
 
 

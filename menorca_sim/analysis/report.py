@@ -9,18 +9,21 @@ import html
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Callable
 
 import polars as pl
 
-from menorca_sim.analysis import charts
+from menorca_sim.analysis import advice, charts
 from menorca_sim.analysis import findings as find
-from menorca_sim.analysis.aggregate import Analysis, Dataset, DatasetError, analyse
+from menorca_sim.analysis.dataset import Dataset, DatasetError
+from menorca_sim.analysis.pipeline import Analysis, analyse
 from menorca_sim.analysis.stats import ALPHA, CONFIDENCE
 
 CHART_FILES = {name: f"{name}.png" for name in (
     "seat_win_share", "draw_length", "draw_seat1", "auction_strategy_ratings", "policy_ratings",
     "legacy_price_value", "game_length", "end_reasons", "variant_differences", "sweeps",
-    "auction_strategy_head_to_head", "policy_head_to_head", "wealth_paths", "price_paths", "bank_paths")}
+    "auction_strategy_head_to_head", "policy_head_to_head", "wealth_paths", "price_paths", "bank_paths",
+    "strength_curves")}
 """Every chart file the report may write; one left from an earlier report is removed."""
 RATE_COLUMNS = ("win_share", "share", "fair", "start_rate", "float_rate", "drop_rate", "zero_rate", "distinct_share",
                 "ahead_share",
@@ -88,8 +91,11 @@ def build_report(data_dir: str | Path, out_dir: str | Path | None = None, seed: 
 
 
 def market_top(ds: Dataset) -> int | None:
-    """The market's highest value, where the dataset was played with the default rules
-    (the manifest names only the ruleset's file, which may be anywhere)."""
+    """The market's highest value, as the runner recorded it from the dataset's own
+    ruleset; for a dataset written before it did, the default rules' where it was
+    played on them, else None (the report then says why `company_edges` is missing)."""
+    if ds.manifest.get("market_top") is not None:
+        return int(ds.manifest["market_top"])
     plan = ds.manifest.get("experiment")
     if not isinstance(plan, dict) or plan.get("ruleset") != "default":
         return None
@@ -113,20 +119,34 @@ def evidence(analysis: Analysis) -> str:
     return line
 
 
+def changes(analysis: Analysis) -> list[str]:
+    """What to change first (`advice.what_to_change`): the page opens with it."""
+    lines = [c.line() for c in advice.what_to_change(analysis)]
+    return lines or ["Nothing the findings point at: no seat or legacy imbalance was found after Holm correction, "
+                     "and no content is dead under the strongest play."]
+
+
 def dead(analysis: Analysis) -> list[str]:
-    """Content the games never or rarely use (`findings.dead_content`), first in the report."""
-    lines = [f.line() for f in find.dead_content(analysis)]
-    return lines or [f"Nothing: every company starts and floats, every legacy sells above its minimum and "
-                     f"every ending happens in more than {find.RARE * 100:.0f} % of the games."]
+    """Content the games never or rarely use (`findings.dead_content`), named with the
+    populations where it is dead."""
+    lines = [f.line() for f in find.dead_content(analysis)] or [
+        f"Nothing: every company starts and floats, every legacy sells above its minimum and every ending "
+        f"happens in more than {find.RARE * 100:.0f} % of the games of every population."]
+    if "company_edges" not in analysis.tables:
+        lines.append("Companies pinned at the market's top are not checked: the dataset's manifest does not "
+                     "record its market (a dataset written before the runner recorded `market_top`).")
+    return lines
 
 
 def findings(analysis: Analysis) -> list[str]:
-    """The findings, one sentence per fact (`analysis.findings`), then notes on capped
+    """The findings about the rules, one sentence per fact (`findings.findings`), the
+    legacies whose effect is not separable from who buys them, then notes on capped
     and failed games."""
     lines = [f.line() for f in find.findings(analysis)]
     if not lines:
         lines.append(f"No imbalance was found at the {ALPHA * 100:.0f} % level after Holm correction "
                      f"across the report's {len(analysis.comparisons)} comparisons.")
+    lines += find.inseparable(analysis)
     ends = analysis.tables["end_reasons"].filter(pl.col("end_reason") == "cap")
     capped = int(ends["count"].sum())
     if capped:
@@ -138,156 +158,195 @@ def findings(analysis: Analysis) -> list[str]:
     return lines
 
 
+def players(analysis: Analysis) -> list[str]:
+    """Who beats whom (`findings.players`): facts about the players, not the rules."""
+    return [f.line() for f in find.players(analysis)] or ["No policy wins more or less than its fair share."]
+
+
+OPENING = (("What to change", changes), ("Dead content", dead), ("Findings about the rules", findings),
+           ("Players", players))
+"""The page's opening, in order: each heading and the function giving its lines."""
+
+
 def _findings_note(a: Analysis) -> str:
     return (f"Intervals are {CONFIDENCE * 100:.0f} % intervals. A result is listed when it stays significant at "
             f"the {ALPHA * 100:.0f} % level after Holm correction across all {len(a.comparisons)} comparisons of "
             "this report (see All comparisons); the sample sizes were fixed by the experiment in advance.")
 
 
-def _sections(a: Analysis, out: Path) -> list[Section]:
+@dataclass(frozen=True)
+class Part:
+    """One section of the page, declared: what it asks, and how its tables, charts and
+    notes come from the analysis; `when` says whether the dataset has it at all."""
+    key: str  # anchor in the page
+    title: str
+    question: str
+    tables: Callable[[Analysis], list[tuple[str, pl.DataFrame]]] = lambda a: []
+    charts: Callable[[Analysis, Path], list[Path | None]] = lambda a, out: []
+    notes: Callable[[Analysis], list[str]] = lambda a: []
+    when: Callable[[Analysis], bool] = lambda a: True
+
+
+def _chart_file(out: Path, name: str) -> Path:
+    return out / CHART_FILES[name]
+
+
+def _strategy_tables(t: dict[str, pl.DataFrame]) -> list[tuple[str, pl.DataFrame]]:
+    kinds = (("win_share", "Win share by {}", ("policy", "auction_strategy")),
+             ("ratings", "Bradley-Terry ratings by {}", ("auction_strategy", "policy")),
+             ("head_to_head", "Head to head by {} (ahead share: how often it finished ahead of the opponent; "
+              "win share: its win share at tables with that opponent)", ("auction_strategy", "policy")))
+    return [(caption.format(c.replace("_", " ")), t[f"{c}_{kind}"]) for kind, caption, columns in kinds
+            for c in columns if f"{c}_{kind}" in t]
+
+
+def _strategy_charts(a: Analysis, out: Path) -> list[Path | None]:
     t = a.tables
+    return ([charts.ratings(t[f"{c}_ratings"], c, _chart_file(out, f"{c}_ratings"))
+             for c in ("auction_strategy", "policy") if f"{c}_ratings" in t]
+            + [charts.head_to_head(t[f"{c}_head_to_head"], c, _chart_file(out, f"{c}_head_to_head"))
+               for c in ("auction_strategy", "policy") if f"{c}_head_to_head" in t])
 
-    def chart(produced: Path | None) -> list[Path]:
-        return [produced] if produced is not None else []
 
-    sections = [
-        Section("evidence", "Evidence", "How many distinct games does each estimate rest on? A game played "
-                "again with the same setup and the same actions (as a deterministic player does) is the same "
-                "game: intervals and tests count distinct games, not rows.",
-                [("Games and distinct games", t["distinct_games"])]),
-        Section("seats", "Seats", "Does the seat a player starts from change the chance to win? Each seat's "
-                "win share (shared wins count fractionally) against the fair share 1/N.",
-                [("Win share by seat", t["seat"])],
-                chart(charts.seat_win_share(t["seat"], out / CHART_FILES["seat_win_share"]))),
-        Section("draws", "Minor draws", "Does the pair of minors drawn change the seats' chances, the length "
-                "of the game, how it ends, and how each company does (does it float, what does it earn, "
-                "what is it worth at the end; RADM's final price is the merged company's value)?",
-                [("Game length by draw", t["draw_summary"]), ("Win share by seat and draw", t["draw_seat"]),
-                 ("End reasons by draw", t["draw_end_reasons"]),
-                 ("Companies by draw (revenue: over games where the company floated; final price: where "
-                  "it started)", t["draw_companies"])],
-                chart(charts.heatmap(t["draw_summary"], "ors", "Mean operating rounds per game by minor draw",
-                                     "operating rounds per game (ORs)", out / CHART_FILES["draw_length"])) +
-                chart(charts.heatmap(t["draw_seat"].filter(pl.col("seat") == 1).with_columns(
-                    edge=(pl.col("win_share") - pl.col("fair")) * charts.PERCENT), "edge",
-                    "Seat 1 win share above its fair share, by minor draw",
-                    "seat 1 win share - fair share (points)", out / CHART_FILES["draw_seat1"], centred=True))),
-        Section("strategies", "Strategies", "Do some policies or auction strategies win more than their fair "
-                "share? Seats are rotated by the experiment, so a seat's advantage does not favour a strategy. "
-                "Ratings pool every table of a variant (a game with k players counts as its pairs of "
-                "different strategies, a tie as half a win): 0 is the average strategy, +0.7 about twice "
-                "the odds of the average.",
-                [(f"Win share by {c.split('_win_share')[0].replace('_', ' ')}", t[c])
-                 for c in ("policy_win_share", "auction_strategy_win_share") if c in t] +
-                [(f"Bradley-Terry ratings by {c.split('_ratings')[0].replace('_', ' ')}", t[c])
-                 for c in ("auction_strategy_ratings", "policy_ratings") if c in t] +
-                [(f"Head to head by {c.split('_head_to_head')[0].replace('_', ' ')} (ahead share: how often it "
-                  "finished ahead of the opponent; win share: its win share at tables with that opponent)", t[c])
-                 for c in ("auction_strategy_head_to_head", "policy_head_to_head") if c in t],
-                [p for c in ("auction_strategy", "policy") if f"{c}_ratings" in t
-                 for p in chart(charts.ratings(t[f"{c}_ratings"], c, out / CHART_FILES[f"{c}_ratings"]))] +
-                [p for c in ("auction_strategy", "policy") if f"{c}_head_to_head" in t
-                 for p in chart(charts.head_to_head(t[f"{c}_head_to_head"], c,
-                                                    out / CHART_FILES[f"{c}_head_to_head"]))]),
-        Section("legacies", "Legacies", "Is each Family Legacy worth what it costs, and does owning it help "
-                "to win?",
-                [("Legacies by player count", t["legacy_value"])],
-                chart(charts.legacy_price_value(t["legacy_value"], out / CHART_FILES["legacy_price_value"])),
-                ["Net value = income earned before the legacy closed - price paid (R.); its special ability "
-                 "is not in it.",
-                 "Wealth edge = the buyer's final wealth - the mean final wealth of the other players of the "
-                 "game, who hold the other legacies. It measures the whole effect of owning this legacy "
-                 "rather than another one: price, income, the ability and what the money did. The ability's "
-                 "effect is not recorded on its own; where the wealth edge of a legacy lies well above its "
-                 "net value, the difference is the best available estimate of what its ability (and the "
-                 "timing of its income) is worth."]),
-        Section("auctions", "Auction prices", "What do legacies sell for against their printed minimum, and how "
-                "often does nobody want one until its price drops, or falls all the way to 0?",
-                [("Auction prices (R.) by legacy", t["auction_prices"])]),
-        Section("length", "Game length", "How long do games last (stock rounds, operating rounds) and how far "
-                "do they get (final phase, epoch)?",
-                [("Rounds and epoch reached", t["game_length"]), ("Final phase", t["phases"]),
-                 ("Final epoch", t["epochs"])],
-                chart(charts.length_histogram(t["length_distribution"], out / CHART_FILES["game_length"]))),
-        Section("ends", "End reasons", "How do games end (bank broken, bankruptcy, conquest), and do any run "
-                "into the safety cap on ORs (a healthy ruleset never does)?",
-                [("End reasons", t["end_reasons"])],
-                chart(charts.end_reasons(t["end_reasons"], out / CHART_FILES["end_reasons"]))),
-    ]
-    paths = t["trajectories"]
-    if not paths.is_empty():  # a dataset written before the rounds table has none
-        pooled = paths.filter(pl.col("draw") == "all")
-        sections.append(Section(
-            "trajectories", "Trajectories", "How does a game unfold, OR by OR: does a seat fall behind early "
-            "or late, how do share prices climb, how fast does the bank drain in each minor draw?",
-            charts=chart(charts.trajectories(pooled, "wealth", "who", "Wealth by seat", "wealth (R.)",
-                                             out / CHART_FILES["wealth_paths"])) +
-            chart(charts.trajectories(pooled, "price", "who", "Share price by company", "share price (R.)",
-                                      out / CHART_FILES["price_paths"])) +
-            chart(charts.trajectories(paths.filter(pl.col("draw") != "all"), "bank", "draw",
-                                      "The bank by minor draw", "bank (R.)", out / CHART_FILES["bank_paths"])),
-            notes=["OR 0 is the state right after the auction, OR k right after the k-th operating round. At "
-                   "each OR a path counts the games still running (a company's, those in which it runs); it "
-                   f"ends where fewer than {charts.TRAJECTORY_SHARE * 100:.0f} % of its games still run, so that the "
-                   "longest games alone do not draw it. Wealth = cash + certificates at their share price."]))
-    if len(a.variants) > 1:
-        sections.insert(0, Section(
-            "glance", "Variants at a glance", "What does each rule variant do to the game: how long it "
-            "lasts, how it ends, how far it gets, and which companies start and float?",
-            [("Length and end by variant", t["variant_overview"]),
-             ("Companies by variant (over every draw that puts the company in play)", t["variant_companies"])]))
-        sections.append(Section(
-            "variants", "Variants", "How does each rule variant change the game against the baseline, "
-            "compared game by game on the same seeds? Share metrics are fractions (0.05 = 5 percentage "
-            "points).",
-            [("Paired differences against the baseline", t["variant_differences"])],
-            chart(charts.variant_differences(t["variant_differences"],
-                                             out / CHART_FILES["variant_differences"]))))
-    if "fair_values" in t:
-        sections.insert(0, Section(
-            "sweeps", "Sweeps and fair values", "Which value of a swept rule makes the game fair? Each measure "
-            "against the swept value; the fair value is where a fitted curve (logistic for a win share or a rate, "
-            "linear for a buyer's edge) meets its target, with a bootstrap interval over the games.",
-            [("Fair values", t["fair_values"]), ("Measures at each point", t["sweep_metrics"])],
-            chart(charts.sweep(t["sweep_metrics"], out / CHART_FILES["sweeps"])),
-            [f.line() for f in find.fair_value_findings(a)]))
-    probes = t["probe_effects"]
-    if not probes.is_empty():
-        verdicts = find.probe_verdicts(a)
-        labels = [verdicts[k].label if k in verdicts else "not tested"
-                  for k in probes.select("variant", "players", "probe").rows()]
-        sections.insert(0, Section(
-            "probes", "Probes", "Is a piece of content weak, or do the players only miss it? One seat is forced "
-            "to take it (policies/probe.py); its win share is compared with the same seat's on the same seeds "
-            "without the probe: higher means a blind spot of the players, lower means the content is weak.",
-            [("Probes", probes.with_columns(verdict=pl.Series(labels, dtype=pl.String)))],
-            notes=[f.line() for f in verdicts.values()]))
-    if len(a.populations) > 1:
-        sections.insert(0, Section(
-            "robustness", "Robustness across players", "Does each fact hold whoever plays? A fact is robust "
-            "when it is significant (after Holm) in every player population in one direction, "
-            "player-dependent when only in some, not found when in none. * marks a population where it is "
-            "significant; estimates are win shares or differences as in the tables below.",
-            [("Every fact tested, by population", find.robustness_table(a))]))
-    if not t["errors"].is_empty():
-        sections.append(Section("errors", "Errors", "Did any game fail? Failed games are in no other table.",
-                                [("Errors", t["errors"])]))
-    sections.append(Section(
-        "tests", "All comparisons", f"Which tests did this report make? Every comparison below was corrected "
-        f"together by Holm's method; a row is significant when its adjusted p-value is below {ALPHA}. "
-        "Win-share estimates and references are fractions (0.41 = 41 %); differences are in the metric's unit.",
-        [("Comparisons", _comparisons_table(a))]))
-    return sections
+def _probe_table(a: Analysis) -> pl.DataFrame:
+    verdicts = find.probe_verdicts(a)
+    probes = a.tables["probe_effects"]
+    labels = [verdicts[k].label if k in verdicts else "not tested"
+              for k in probes.select("variant", "players", "probe").rows()]
+    return probes.with_columns(verdict=pl.Series(labels, dtype=pl.String))
+
+
+def _trajectory_charts(a: Analysis, out: Path) -> list[Path | None]:
+    paths = a.tables["trajectories"]
+    pooled = paths.filter(pl.col("draw") == "all")
+    return [charts.trajectories(pooled, "wealth", "who", "Wealth by seat", "wealth (R.)", _chart_file(out, "wealth_paths")),
+            charts.trajectories(pooled, "price", "who", "Share price by company", "share price (R.)",
+                                _chart_file(out, "price_paths")),
+            charts.trajectories(paths.filter(pl.col("draw") != "all"), "bank", "draw", "The bank by minor draw",
+                                "bank (R.)", _chart_file(out, "bank_paths"))]
+
+
+def _several(a: Analysis) -> bool:
+    return len(a.populations) > 1
+
+
+SECTIONS = [
+    Part("strength", "Strength of play", "Which populations are rungs of one player at rising strength (ordered "
+         "by their measured strength), which vary the style at one strength, and which mix strengths (those feed "
+         "the Players section only)? Each finding is labelled by how it moves over the rungs: stable, grows, "
+         "fades, reverses with strength, or weak play only; and across the styles: holds across styles or "
+         "style-dependent. * marks a population where the fact is significant after Holm.",
+         lambda a: [("Populations and their roles", a.tables["populations"]),
+                    ("Every fact tested, by population", find.strength_table(a))],
+         lambda a, out: [charts.strength_curves(find.headline_curves(a), _chart_file(out, "strength_curves"))],
+         when=_several),
+    Part("probes", "Probes", "Is a piece of content weak, or do the players only miss it? One seat is forced "
+         "to take it (policies/probe.py); its win share is compared with the same seat's on the same seeds "
+         "without the probe: higher means a blind spot of the players, lower means the content is weak.",
+         lambda a: [("Probes", _probe_table(a))], notes=lambda a: [f.line() for f in find.probe_verdicts(a).values()],
+         when=lambda a: not a.tables["probe_effects"].is_empty()),
+    Part("sweeps", "Sweeps and fair values", "Which value of a swept rule makes the game fair? Each measure "
+         "against the swept value; the fair value is where a fitted curve (logistic for a win share or a rate, "
+         "linear for a buyer's edge) meets its target, with a bootstrap interval over the games.",
+         lambda a: [("Fair values", a.tables["fair_values"]), ("Measures at each point", a.tables["sweep_metrics"])],
+         lambda a, out: [charts.sweep(a.tables["sweep_metrics"], _chart_file(out, "sweeps"))],
+         lambda a: [f.line() for f in find.fair_value_findings(a)], when=lambda a: "fair_values" in a.tables),
+    Part("glance", "Variants at a glance", "What does each rule variant do to the game: how long it lasts, how "
+         "it ends, how far it gets, and which companies start and float?",
+         lambda a: [("Length and end by variant", a.tables["variant_overview"]),
+                    ("Companies by variant (over every draw that puts the company in play)",
+                     a.tables["variant_companies"])], when=lambda a: len(a.variants) > 1),
+    Part("evidence", "Evidence", "How many distinct games does each estimate rest on? A game played again with "
+         "the same setup and the same actions (as a deterministic player does) is the same game: intervals and "
+         "tests count distinct games, not rows.", lambda a: [("Games and distinct games", a.tables["distinct_games"])]),
+    Part("seats", "Seats", "Does the seat a player starts from change the chance to win? Each seat's win share "
+         "(shared wins count fractionally) against the fair share 1/N.",
+         lambda a: [("Win share by seat", a.tables["seat"])],
+         lambda a, out: [charts.seat_win_share(a.tables["seat"], _chart_file(out, "seat_win_share"))]),
+    Part("draws", "Minor draws", "Does the pair of minors drawn change the seats' chances, the length of the "
+         "game, how it ends, and how each company does (does it float, what does it earn, what is it worth at "
+         "the end; RADM's final price is the merged company's value)?",
+         lambda a: [("Game length by draw", a.tables["draw_summary"]), ("Win share by seat and draw", a.tables["draw_seat"]),
+                    ("End reasons by draw", a.tables["draw_end_reasons"]),
+                    ("Companies by draw (revenue: over games where the company floated; final price: where it "
+                     "started)", a.tables["draw_companies"])],
+         lambda a, out: [
+             charts.heatmap(a.tables["draw_summary"], "ors", "Mean operating rounds per game by minor draw",
+                            "operating rounds per game (ORs)", _chart_file(out, "draw_length")),
+             charts.heatmap(a.tables["draw_seat"].filter(pl.col("seat") == 1).with_columns(
+                 edge=(pl.col("win_share") - pl.col("fair")) * charts.PERCENT), "edge",
+                 "Seat 1 win share above its fair share, by minor draw", "seat 1 win share - fair share (points)",
+                 _chart_file(out, "draw_seat1"), centred=True)]),
+    Part("strategies", "Strategies", "Do some policies or auction strategies win more than their fair share? "
+         "Seats are rotated by the experiment, so a seat's advantage does not favour a strategy. Ratings pool "
+         "every table of a variant (a game with k players counts as its pairs of different strategies, a tie as "
+         "half a win): 0 is the average strategy, +0.7 about twice the odds of the average.",
+         lambda a: _strategy_tables(a.tables), _strategy_charts),
+    Part("legacies", "Legacies", "Is each Family Legacy worth what it costs, and does owning it help to win?",
+         lambda a: [("Legacies by player count", a.tables["legacy_value"]),
+                    ("Buyer's edge over players of the same policy, seat and draw who did not buy it (compared: "
+                     "the buyers with such players; separable: false where one policy makes most purchases)",
+                     a.tables["legacy_edge"])],
+         lambda a, out: [charts.legacy_price_value(a.tables["legacy_value"], _chart_file(out, "legacy_price_value"))],
+         lambda a: ["Net value = income earned before the legacy closed - price paid (R.); its special ability is "
+                    "not in it.",
+                    "Wealth edge = the buyer's final wealth - the mean final wealth of the other players of the "
+                    "game, who hold the other legacies. It measures the whole effect of owning this legacy rather "
+                    "than another one: price, income, the ability and what the money did. Where the wealth edge "
+                    "of a legacy lies well above its net value, the difference is the best available estimate of "
+                    "what its ability (and the timing of its income) is worth."]),
+    Part("auctions", "Auction prices", "What do legacies sell for against their printed minimum, and how often "
+         "does nobody want one until its price drops, or falls all the way to 0?",
+         lambda a: [("Auction prices (R.) by legacy", a.tables["auction_prices"])]),
+    Part("length", "Game length", "How long do games last (stock rounds, operating rounds) and how far do they "
+         "get (final phase, phases reached, epoch)?",
+         lambda a: [("Rounds and epoch reached", a.tables["game_length"]), ("Final phase", a.tables["phases"]),
+                    ("Phases reached", a.tables["phases_reached"]), ("Final epoch", a.tables["epochs"])],
+         lambda a, out: [charts.length_histogram(a.tables["length_distribution"], _chart_file(out, "game_length"))]),
+    Part("ends", "End reasons", "How do games end (bank broken, bankruptcy, conquest), and do any run into the "
+         "safety cap on ORs (a healthy ruleset never does)?", lambda a: [("End reasons", a.tables["end_reasons"])],
+         lambda a, out: [charts.end_reasons(a.tables["end_reasons"], _chart_file(out, "end_reasons"))]),
+    Part("trajectories", "Trajectories", "How does a game unfold, OR by OR: does a seat fall behind early or "
+         "late, how do share prices climb, how fast does the bank drain in each minor draw?",
+         charts=_trajectory_charts,
+         notes=lambda a: ["OR 0 is the state right after the auction, OR k right after the k-th operating round. "
+                          "At each OR a path counts the games still running (a company's, those in which it "
+                          f"runs); it ends where fewer than {charts.TRAJECTORY_SHARE * 100:.0f} % of its games "
+                          "still run, so that the longest games alone do not draw it. Wealth = cash + "
+                          "certificates at their share price."],
+         when=lambda a: not a.tables["trajectories"].is_empty()),  # none in a dataset older than the rounds table
+    Part("variants", "Variants", "How does each rule variant change the game against the baseline, compared "
+         "game by game on the same seeds? Share metrics are fractions (0.05 = 5 percentage points).",
+         lambda a: [("Paired differences against the baseline", a.tables["variant_differences"])],
+         lambda a, out: [charts.variant_differences(a.tables["variant_differences"],
+                                                    _chart_file(out, "variant_differences"))],
+         when=lambda a: len(a.variants) > 1),
+    Part("errors", "Errors", "Did any game fail? Failed games are in no other table.",
+         lambda a: [("Errors", a.tables["errors"])], when=lambda a: not a.tables["errors"].is_empty()),
+    Part("tests", "All comparisons", f"Which tests did this report make? Every comparison below was corrected "
+         f"together by Holm's method; a row is significant when its adjusted p-value is below {ALPHA}. Win-share "
+         "estimates and references are fractions (0.41 = 41 %); differences are in the metric's unit; the Holm "
+         "interval is the one printed beside a label.", lambda a: [("Comparisons", _comparisons_table(a))]),
+]
+"""The page's sections in order (after its opening: what to change, dead content,
+findings about the rules, players)."""
+
+
+def _sections(a: Analysis, out: Path) -> list[Section]:
+    return [Section(p.key, p.title, p.question, p.tables(a), [c for c in p.charts(a, out) if c is not None],
+                    p.notes(a)) for p in SECTIONS if p.when(a)]
 
 
 def _comparisons_table(a: Analysis) -> pl.DataFrame:
     return pl.DataFrame({
         "section": [c.section for c in a.comparisons], "comparison": [c.subject for c in a.comparisons],
         "estimate": [c.estimate for c in a.comparisons], "estimate_low": [c.low for c in a.comparisons],
-        "estimate_high": [c.high for c in a.comparisons], "reference": [c.reference for c in a.comparisons],
+        "estimate_high": [c.high for c in a.comparisons], "holm_low": [c.holm_low for c in a.comparisons],
+        "holm_high": [c.holm_high for c in a.comparisons], "reference": [c.reference for c in a.comparisons],
         "p_value": [c.p_value for c in a.comparisons], "p_holm": [c.p_holm for c in a.comparisons],
         "significant": ["yes" if c.significant else "" for c in a.comparisons],
     }, schema_overrides={"estimate": pl.Float64, "estimate_low": pl.Float64, "estimate_high": pl.Float64,
+                         "holm_low": pl.Float64, "holm_high": pl.Float64,
                          "reference": pl.Float64, "p_value": pl.Float64, "p_holm": pl.Float64})
 
 
@@ -400,10 +459,9 @@ def _html(a: Analysis, sections: list[Section], partial: str | None) -> str:
              *[f"<p class='partial'><strong>{html.escape(line)}</strong></p>" for line in _warnings(a, partial)],
              *([f"<p class='description'>{html.escape(a.description)}</p>"] if a.description else []),
              f"<p>{html.escape(evidence(a))}</p>",
-             "<h2>Dead content</h2><ul class='findings'>",
-             *[f"<li>{html.escape(line)}</li>" for line in dead(a)], "</ul>",
-             "<h2>Findings</h2><ul class='findings'>",
-             *[f"<li>{html.escape(line)}</li>" for line in findings(a)], "</ul>",
+             *[part for title, lines in OPENING for part in (
+                 f"<h2>{title}</h2><ul class='findings'>",
+                 *[f"<li>{html.escape(line)}</li>" for line in lines(a)], "</ul>")],
              f"<p>{html.escape(_findings_note(a))}</p>",
              "<details><summary>Dataset manifest</summary>", _html_table(_manifest_table(a)), "</details>",
              "<nav><ul>", *[f"<li><a href='#{s.key}'>{html.escape(s.title)}</a></li>" for s in sections],
@@ -424,8 +482,8 @@ def _markdown(a: Analysis, sections: list[Section], partial: str | None) -> str:
     lines = [*[line for w in _warnings(a, partial) for line in (f"**{w}**", "")],
              f"# Balance report: {a.experiment}", "", *([a.description, ""] if a.description else []),
              evidence(a), "",
-             "## Dead content", "", *[f"- {line}" for line in dead(a)], "",
-             "## Findings", "", *[f"- {line}" for line in findings(a)], "", _findings_note(a), "",
+             *[part for title, lines in OPENING for part in (f"## {title}", "", *[f"- {line}" for line in lines(a)], "")],
+             _findings_note(a), "",
              f"Experiment: {a.experiment}. The dataset's manifest is at the end.", ""]
     for s in sections:
         lines += [f"## {s.title}", "", f"*{s.question}*", ""]

@@ -185,14 +185,27 @@ class Comparison:
     p_holm: float = np.nan
     significant: bool = False
     row: dict = field(default_factory=dict)  # the table row it tests: its keys name the fact (players, seat, ...)
+    holm_low: float = np.nan  # the interval at Holm's level for this test (`apply_holm`)
+    holm_high: float = np.nan
+    bounds: tuple[float, float] = (-np.inf, np.inf)  # what the estimate can be (a share: 0 to 1)
 
 
 def apply_holm(comparisons: list[Comparison], alpha: float = ALPHA) -> None:
-    """Correct every comparison of a report together (one family)."""
+    """Correct every comparison of a report together (one family), and widen each
+    interval to Holm's level for its test (alpha / (m - rank)): each side of the raw
+    interval scaled by the ratio of the normal quantiles, so that an interval printed
+    beside a Holm-based label excludes the reference when the label says it does
+    (exactly for the normal-approximation tests, closely for the others)."""
     adjusted = holm([c.p_value for c in comparisons])
-    for c, q in zip(comparisons, adjusted):
-        c.p_holm = float(q)
-        c.significant = bool(q < alpha)
+    order = sorted(range(len(comparisons)), key=lambda i: comparisons[i].p_value)
+    z = _z(1 - alpha)
+    for rank, i in enumerate(order):
+        c = comparisons[i]
+        c.p_holm = float(adjusted[i])
+        c.significant = bool(adjusted[i] < alpha)
+        widen = _z(1 - alpha / (len(comparisons) - rank)) / z
+        c.holm_low = max(c.bounds[0], c.estimate - (c.estimate - c.low) * widen)
+        c.holm_high = min(c.bounds[1], c.estimate + (c.high - c.estimate) * widen)
 
 
 @dataclass(frozen=True)

@@ -15,8 +15,10 @@ from pathlib import Path
 
 import polars as pl
 
+from menorca_sim.analysis import advice
 from menorca_sim.analysis import findings as find
-from menorca_sim.analysis.aggregate import Analysis, Dataset, analyse
+from menorca_sim.analysis.dataset import Dataset
+from menorca_sim.analysis.pipeline import Analysis, analyse
 from menorca_sim.run.parquet_store import CheckedDataset
 
 
@@ -76,8 +78,12 @@ class Study:
                               "high": c.high, "reference": c.reference, "p_value": c.p_value, "p_holm": c.p_holm,
                               "significant": c.significant} for c in a.comparisons])
 
+    def changes(self) -> list[str]:
+        """What to change first (the report opens with it)."""
+        return [c.line() for c in advice.what_to_change(self.analysis)]
+
     def findings(self) -> list[str]:
-        """The report's first screen: dead content, then the findings."""
+        """Dead content, then the findings about the rules."""
         a = self.analysis
         return [f.line() for f in find.dead_content(a) + find.findings(a)]
 

@@ -10,7 +10,8 @@ import numpy as np
 import polars as pl
 
 from menorca_sim.analysis import stats
-from menorca_sim.analysis.aggregate import KEYS, Dataset, legacy_buyers, planned
+from menorca_sim.analysis.dataset import KEYS, Dataset, planned
+from menorca_sim.analysis.effects import legacy_buyers
 
 START_LEVEL = 0.5  # a company's start rate a designer would call alive
 _LEGACY_KEY = re.compile(r"^legacies\.([^.]+)\.")
@@ -63,7 +64,8 @@ def fair_values(ds: Dataset, points: pl.DataFrame, rng: np.random.Generator) -> 
     # every time, and a report is the same for the same seed
     seats = (ds.players.join(points, on="variant").sort("variant", "game_id", "seat")
              .select("sweep", "key", "other", "population", "players", "x", "seat", "win_share"))
-    buyers = legacy_buyers(ds).join(points, on="variant").sort("variant", "game_id", "legacy")
+    buyers = (legacy_buyers(ds).filter(pl.col("edge").is_not_null())  # a buyer with no one to compare with
+              .join(points, on="variant").sort("variant", "game_id", "legacy"))
     started = (ds.scan("companies").select("game_id", "variant", "company", "started").collect()
                .join(ds.games.select("game_id", "variant", "population", "players"), on=["game_id", "variant"])
                .join(points, on="variant").sort("variant", "game_id", "company"))

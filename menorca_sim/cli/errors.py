@@ -30,7 +30,7 @@ FILE_SIZE_LIMIT = " (the process's file-size limit, `ulimit -f`, is too low for 
 def known_errors() -> tuple[type[BaseException], ...]:
     """The exception types that mean bad user input (imported only when one is raised,
     so that a command does not pay for the others' imports)."""
-    from menorca_sim.analysis.aggregate import DatasetError
+    from menorca_sim.analysis.dataset import DatasetError
     from menorca_sim.analysis.planning import PlanError
     from menorca_sim.run.experiment import ExperimentError
     from menorca_sim.rules import RulesetError

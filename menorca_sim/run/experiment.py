@@ -121,6 +121,7 @@ class Experiment:
     description: str = ""  # what the study asks, for the report's header (not part of the plan)
     sweeps: tuple[Sweep, ...] = ()  # variants made by [sweep] / [sweeps.NAME]
     target: dict[str, float] | None = None  # [plan]: effect, power, alpha, tests (the run prints the games needed)
+    market_top: int | None = None  # the ruleset's highest market value: the report reads it from the manifest
 
     @property
     def total_games(self) -> int:
@@ -249,7 +250,8 @@ def _parse(t: Table, folder: Path, games_override: int | None, check_policy: Pol
                                           f"{p} players{where} (seating = \"rotate\" plays each equally often)")
     return Experiment(name=name, file=t.file, ruleset_path=ruleset_path, seed=seed, games=games,
                       seating=seating, cells=cells, variants=variants, populations=populations,
-                      description=description, sweeps=sweeps, target=target)
+                      description=description, sweeps=sweeps, target=target,
+                      market_top=max(c.value for row in ruleset.market for c in row if c is not None))
 
 
 # [plan]'s power and alpha: the ranges `menorca-sim plan` takes

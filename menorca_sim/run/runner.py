@@ -295,6 +295,7 @@ def _new_manifest(experiment: Experiment, size: int) -> dict[str, Any]:
     return {
         "format": store.FORMAT, "experiment": json.loads(json.dumps(experiment.plan(), default=str)),
         "experiment_file": experiment.file, "description": experiment.description,
+        "market_top": experiment.market_top,
         "total_games": experiment.total_games,
         "chunk_size": size, "chunks": math.ceil(experiment.total_games / size),
         "tables": {name: f"{name}/part-*.parquet" for name in store.TABLES},

@@ -5,11 +5,12 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 import pytest
-from helpers.engine import act, new_game, rnc_buys_next_tier, sr_game
+from helpers.engine import act, new_game, rnc_at_purchase, rnc_buys_next_tier, sr_game
 from helpers.experiment_files import one_draw_study, run_study
 
 from menorca_sim.analysis import findings as find
-from menorca_sim.analysis.aggregate import Dataset, analyse
+from menorca_sim.analysis.dataset import Dataset
+from menorca_sim.analysis.pipeline import analyse
 from policies import PolicyError, make_policy
 
 
@@ -38,8 +39,21 @@ def test_a_legacy_probe_reserves_its_legacy_at_the_minimum_and_buys_it_on_offer(
     assert game.player_state(prober)["legacies"] == ["L9"]
 
 
+@pytest.mark.parametrize("sold_out,bought", [(["xebec"], "polacca"), (["xebec", "polacca"], "frigate")])
+def test_a_tier_probe_buys_the_newest_vehicle_until_the_next_tier_opens(sold_out, bought):
+    """In 5H a company buys the 5H ship (the cart is of a past tier); once they are sold
+    out it buys the first frigate, which opens 6H."""
+    game = sr_game()
+    rnc_at_purchase(game, "5H", sold_out, cash=2000)
+    action = _probe("probe(tier=true)", game.current_actor()).act(game, game.legal_actions())
+    assert (action["type"], action["vehicle"], action["source"]) == ("buy_vehicle", bought, "bank")
+    game.apply(action)
+    assert game.phase() == ("6H" if bought == "frigate" else "5H")
+
+
 @pytest.mark.parametrize("spec", ["probe", "probe(start=CCM, legacy=L9)", "probe(start=CCM, up_to=10)",
-                                  "probe(legacy=L9, play=nobody)"])
+                                  "probe(legacy=L9, play=nobody)", "probe(tier=true, start=CCM)",
+                                  "probe(tier=true, up_to=10)"])
 def test_a_probe_forces_exactly_one_thing(spec):
     with pytest.raises(PolicyError):
         _probe(spec)

@@ -14,8 +14,9 @@ import pytest
 from click.testing import CliRunner
 
 from helpers import real_games, synthetic_data
-from menorca_sim.analysis.aggregate import Dataset, analyse
-from menorca_sim.analysis.report import build_report, findings
+from menorca_sim.analysis.dataset import Dataset
+from menorca_sim.analysis.pipeline import analyse
+from menorca_sim.analysis.report import build_report, findings, players
 from menorca_sim.cli.report import command
 
 CONTROLS: list[synthetic_data.DatasetBuilder] = [synthetic_data.symmetric_control]
@@ -50,10 +51,11 @@ def test_real_planted_weak_name_is_flagged(tmp_path):
 
 @pytest.mark.parametrize("build,weak", PLANTED)
 def test_planted_weak_name_is_flagged(build, weak, tmp_path):
-    lines = findings(analyse(Dataset(build(tmp_path))))
-    flagged = [line for line in lines if f"policy {weak} wins" in line]
+    analysis = analyse(Dataset(build(tmp_path)))
+    lines = findings(analysis) + players(analysis)
+    flagged = [line for line in players(analysis) if f"policy {weak} wins" in line]
     assert len(flagged) == 1
-    share, fair = re.search(r"wins (\d+) % \(.*\) against a fair (\d+) %", flagged[0]).groups()
+    fair, share = re.search(r"wins against a fair (\d+) %: (\d+) %", flagged[0]).groups()
     assert int(share) < int(fair)
     assert not any("seat" in line for line in lines)
 
@@ -94,8 +96,9 @@ def test_report_command_writes_page_charts_and_summary(small):
     assert all(len(png) > 0 for png in written.values())
     summary = (out / "summary.md").read_text()
     assert summary.startswith("# Balance report: small\n") and "\nThis report rests on " in summary
-    assert "\n## Findings\n" in summary
-    findings_section = summary.split("\n## Findings\n", 1)[1].split("\n## ", 1)[0]
+    headings = re.findall(r"^## (.+)$", summary, re.M)
+    assert headings[:4] == ["What to change", "Dead content", "Findings about the rules", "Players"]
+    findings_section = summary.split("\n## Findings about the rules\n", 1)[1].split("\n## ", 1)[0]
     for players in (2, 3):  # the planted +2 ORs
         assert f"In {players}-player games variant bonus_20 changes ORs played by +" in findings_section
     assert "ended at the safety cap" in findings_section and "2 games failed" in findings_section

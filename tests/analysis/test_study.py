@@ -6,7 +6,8 @@ import sys
 
 from helpers import ROOT, synthetic_data
 from menorca_sim.analysis import open as open_study
-from menorca_sim.analysis.aggregate import Dataset, analyse
+from menorca_sim.analysis.dataset import Dataset
+from menorca_sim.analysis.pipeline import analyse
 
 
 
@@ -20,6 +21,7 @@ def test_a_study_hands_out_the_reports_tables(tmp_path):
     assert {"edge", "net_value", "win_share"} <= set(legacies.columns) and legacies.height > 0
     assert study.comparisons().height == len(expected.comparisons)
     assert all(isinstance(line, str) and line.endswith(".") for line in study.findings())
+    assert all(line.startswith("`") for line in study.changes())
 
 
 def test_the_tour_script_runs(tmp_path):

@@ -17,8 +17,8 @@ seats = "heuristic"
 "player_counts.0.seat_cash.1" = {values = [0, 60]}
 """))
     files = build_report(data)
-    from menorca_sim.analysis.aggregate import Dataset, analyse
-
+    from menorca_sim.analysis.dataset import Dataset
+    from menorca_sim.analysis.pipeline import analyse
     a = analyse(Dataset(data))
     metrics = a.tables["sweep_metrics"].filter(pl.col("metric") == "seat 1 win share")
     assert metrics["x"].to_list() == [0.0, 60.0] and metrics["value"].is_between(0, 1).all()

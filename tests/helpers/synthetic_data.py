@@ -44,6 +44,9 @@ class Spec:
     legacy_buyer: dict[str, int] = field(default_factory=dict)  # legacy -> the seat (0-based) that buys it when in play
     # player populations: name -> seat strengths per player count (default: seat_strength)
     populations: dict[str, dict[int, tuple[float, ...]] | None] = field(default_factory=lambda: {"": None})
+    lineups: dict[str, tuple[str, ...]] = field(default_factory=dict)  # population -> its names (default: names)
+    legacy_buyer_name: dict[str, str] = field(default_factory=dict)  # legacy -> the name that buys it at its table
+    never_started: dict[str, tuple[str, ...]] = field(default_factory=dict)  # population -> companies it never starts
 
 
 def write_dataset(root: Path, spec: Spec) -> Path:
@@ -59,8 +62,9 @@ def write_dataset(root: Path, spec: Spec) -> Path:
     games = [(c, i) for i in range(per_cell) for c in cells][:distinct]
     for (p, (population, seats)), (number, ((players, minors), index)) in itertools.product(
             enumerate(spec.populations.items()), enumerate(games)):
-        pop_spec = spec if seats is None else replace(spec, seat_strength=seats)
-        base = _play(ruleset, pop_spec, rng, players, minors, index)
+        pop_spec = replace(spec, seat_strength=spec.seat_strength if seats is None else seats,
+                           names=spec.lineups.get(population, spec.names))
+        base = _play(ruleset, pop_spec, rng, players, minors, index, spec.never_started.get(population, ()))
         base["game"]["population"] = population
         for v, (variant, extra_ors) in enumerate(spec.variants.items()):
             cell = f"p{players}|{'+'.join(minors)}"
@@ -86,7 +90,8 @@ def write_dataset(root: Path, spec: Spec) -> Path:
             pq.write_table(part, folder / f"part-{k:05d}.parquet")
     # Shaped like the runner's manifest: the plan under "experiment", variants in file order.
     manifest = {"experiment": {"name": spec.experiment, "ruleset": "default", "seed": spec.seed,
-                               "variants": [{"name": v, "ruleset_sha256": ruleset.sha256} for v in spec.variants]},
+                               "variants": [{"name": v, "ruleset_sha256": ruleset.sha256} for v in spec.variants],
+                               "populations": [{"name": p} for p in spec.populations]},
                 "status": "complete", "counts": {t: len(r) for t, r in rows.items()},
                 "runs": [{"versions": {"menorca-sim": "synthetic"}}]}
     (data / "manifest.json").write_text(json.dumps(manifest, indent=2))
@@ -94,15 +99,18 @@ def write_dataset(root: Path, spec: Spec) -> Path:
 
 
 def _play(ruleset, spec: Spec, rng: np.random.Generator, players: int,
-          minors: tuple[str, ...], index: int) -> dict:
+          minors: tuple[str, ...], index: int, dead: tuple[str, ...] = ()) -> dict:
     """One synthetic game (the `index`-th of its cell): outcome rows without game_id/variant.
     The names rotate over the seats within each cell, so no name sticks to a seat."""
     names = [spec.names[(index + s) % len(spec.names)] for s in range(players)]
     legacies = list(rng.choice(list(ruleset.legacies), size=players, replace=False))
     owners = rng.permutation(players)  # owners[k] bought legacies[k]
-    for k, legacy in enumerate(legacies):  # a planted habit: this seat buys this legacy
-        if legacy in spec.legacy_buyer:
-            j = int(np.flatnonzero(owners == spec.legacy_buyer[legacy])[0])
+    for k, legacy in enumerate(legacies):  # a planted habit: this seat (or this name) buys this legacy
+        buyer = spec.legacy_buyer.get(legacy)
+        if legacy in spec.legacy_buyer_name and spec.legacy_buyer_name[legacy] in names:
+            buyer = names.index(spec.legacy_buyer_name[legacy])
+        if buyer is not None:
+            j = int(np.flatnonzero(owners == buyer)[0])
             owners[k], owners[j] = owners[j], owners[k]
     seat_legacy = {int(owners[k]): legacies[k] for k in range(players)}
     seat_factor = spec.seat_strength.get(players, (1.0,) * players)
@@ -153,7 +161,8 @@ def _play(ruleset, spec: Spec, rng: np.random.Generator, players: int,
     for cid, company in ruleset.companies.items():
         in_play = company.kind != "minor" or cid in minors
         formed = company.formed_epoch is None or phase.epoch >= company.formed_epoch
-        started = bool(in_play and formed and company.available_epoch <= phase.epoch and rng.random() < 0.8)
+        started = bool(in_play and formed and company.available_epoch <= phase.epoch and rng.random() < 0.8
+                       and cid not in dead)
         companies.append(dict(company=cid, started=started, floated=started,
                               par=int(rng.choice(pars)) if started else None,
                               final_price=int(rng.integers(30, 200)) if started else None,

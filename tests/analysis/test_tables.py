@@ -14,8 +14,8 @@ import pytest
 
 from helpers import synthetic_data
 from helpers.reference_fits import per_game_bradley_terry
-from menorca_sim.analysis import aggregate
-from menorca_sim.analysis.aggregate import Dataset, DatasetError
+from menorca_sim.analysis import dataset, effects, pipeline, strategies, tables
+from menorca_sim.analysis.dataset import Dataset, DatasetError
 from menorca_sim.run.outcomes import TABLES
 
 
@@ -51,7 +51,7 @@ def test_seat_win_share_counts_shared_wins_fractionally(mixed):
         key = (p["variant"], games[p["game_id"]]["players"], p["seat"] + 1)
         wins[key] += p["win_share"]
         count[key] += 1
-    table = aggregate.seat_win_share(Dataset(mixed))
+    table = tables.seat_win_share(Dataset(mixed))
     assert table.height == len(wins)
     for row in table.iter_rows(named=True):
         key = (row["variant"], row["players"], row["seat"])
@@ -66,15 +66,15 @@ def test_seat_win_share_counts_shared_wins_fractionally(mixed):
 
 def test_end_reasons_list_cap_even_when_absent(tmp_path):
     data = synthetic_data.write_dataset(tmp_path, synthetic_data.Spec(games=60, cap_rate=0.0, seed=2))
-    table = aggregate.end_reasons(Dataset(data))
-    assert table["end_reason"].to_list()[:4] == list(aggregate.END_REASONS)
+    table = tables.end_reasons(Dataset(data))
+    assert table["end_reason"].to_list()[:4] == list(dataset.END_REASONS)
     cap = table.filter(pl.col("end_reason") == "cap").row(0, named=True)
     assert cap["count"] == 0 and cap["share"] == 0 and cap["share_high"] > 0
     assert table["share"].sum() == pytest.approx(1)
 
 
 def test_companies_by_draw_leave_out_the_minor_not_drawn(mixed):
-    table = aggregate.draw_companies(aggregate.company_groups(Dataset(mixed)))
+    table = tables.draw_companies(tables.company_groups(Dataset(mixed)))
     for draw, company in table.select("draw", "company").unique().iter_rows():
         minors = set(draw.split("+"))
         assert company in minors or company not in {"Ramaders", "Artesans", "Destil·ladors"}
@@ -96,7 +96,7 @@ def test_companies_by_draw_match_the_company_rows_in_play(mixed):
         game = games[c["variant"], c["game_id"]]
         if c["company"] not in minors or c["company"] in game["minors"]:
             rows[c["variant"], game["players"], "+".join(sorted(game["minors"])), c["company"]].append(c)
-    table = aggregate.draw_companies(aggregate.company_groups(Dataset(mixed)))
+    table = tables.draw_companies(tables.company_groups(Dataset(mixed)))
     assert table.height == len(rows)
     for row in table.iter_rows(named=True):
         companies = rows[row["variant"], row["players"], row["draw"], row["company"]]
@@ -113,14 +113,14 @@ def test_variant_overview_matches_the_game_rows(mixed):
     games = defaultdict(list)
     for g in _rows(mixed, "games"):
         games[g["variant"], g["players"]].append(g)
-    table = aggregate.variant_overview(Dataset(mixed))
+    table = tables.variant_overview(Dataset(mixed))
     last = max(g["epoch"] for rows in games.values() for g in rows)
     assert table.height == len(games) == 4  # two variants x two player counts
     for row in table.iter_rows(named=True):
         rows = games[row["variant"], row["players"]]
         assert row["games"] == len(rows)
         assert row["ors"] == pytest.approx(np.mean([g["ors"] for g in rows]))
-        for reason in aggregate.END_REASONS:
+        for reason in dataset.END_REASONS:
             share = np.mean([g["end_reason"] == reason for g in rows])
             assert row[f"ends_by_{reason}_rate"] == pytest.approx(share)
             assert row[f"ends_by_{reason}_rate_low"] <= share <= row[f"ends_by_{reason}_rate_high"]
@@ -131,9 +131,9 @@ def test_variant_overview_matches_the_game_rows(mixed):
 
 
 def test_companies_by_variant_add_up_the_draws(mixed):
-    groups = aggregate.company_groups(Dataset(mixed))
-    by_draw = aggregate.draw_companies(groups)
-    table = aggregate.variant_companies(groups)
+    groups = tables.company_groups(Dataset(mixed))
+    by_draw = tables.draw_companies(groups)
+    table = tables.variant_companies(groups)
     assert table.select("variant", "players", "company").is_duplicated().sum() == 0
     for row in table.iter_rows(named=True):
         draws = by_draw.filter((pl.col("variant") == row["variant"]) & (pl.col("players") == row["players"])
@@ -150,7 +150,7 @@ def test_legacy_value_matches_the_auction_rows(mixed):
     games = {g["game_id"]: g for g in _rows(mixed, "games")}
     for a in _rows(mixed, "auctions"):
         expected[(a["variant"], games[a["game_id"]]["players"], a["legacy"])].append(a["income_earned"] - a["price"])
-    table = aggregate.legacy_value(Dataset(mixed))
+    table = tables.legacy_value(Dataset(mixed))
     for row in table.iter_rows(named=True):
         values = expected[(row["variant"], row["players"], row["legacy"])]
         assert row["games"] == len(values)
@@ -159,7 +159,7 @@ def test_legacy_value_matches_the_auction_rows(mixed):
 
 def test_auction_prices_count_drops_to_zero(mixed):
     sales = [a for a in _rows(mixed, "auctions") if a["legacy"] == "L1"]
-    table = aggregate.auction_prices(Dataset(mixed)).filter(pl.col("legacy") == "L1")
+    table = tables.auction_prices(Dataset(mixed)).filter(pl.col("legacy") == "L1")
     assert table["games"].sum() == len(sales)
     zero = sum(a["price"] == 0 for a in sales)
     assert (table["zero_rate"] * table["games"]).sum() == pytest.approx(zero)
@@ -167,7 +167,7 @@ def test_auction_prices_count_drops_to_zero(mixed):
 
 
 def test_variant_differences_find_the_planted_length_and_nothing_else(mixed):
-    table = aggregate.variant_differences(Dataset(mixed))
+    table = effects.variant_differences(Dataset(mixed))
     assert set(table["variant"]) == {"longer"} and set(table["baseline"]) == {"plain"}
     ors = table.filter(pl.col("metric") == "ORs played")
     for row in ors.iter_rows(named=True):
@@ -179,7 +179,7 @@ def test_variant_differences_find_the_planted_length_and_nothing_else(mixed):
 
 def test_strategy_ratings_equal_the_per_game_fit(mixed):
     """The ratings fitted on line-up patterns equal a fit on every game's own pairs."""
-    ratings = aggregate.strategy_ratings(Dataset(mixed), "auction_strategy", np.random.default_rng(0))
+    ratings = strategies.strategy_ratings(Dataset(mixed), "auction_strategy", np.random.default_rng(0))
     by_game = defaultdict(list)
     for r in _rows(mixed, "players"):
         by_game[r["variant"], r["game_id"]].append(r)
@@ -200,33 +200,39 @@ def test_strategy_ratings_equal_the_per_game_fit(mixed):
 
 def test_strategy_ratings_and_win_shares_find_the_weak_name(planted):
     ds = Dataset(planted)
-    ratings = aggregate.strategy_ratings(ds, "auction_strategy", np.random.default_rng(0))
+    ratings = strategies.strategy_ratings(ds, "auction_strategy", np.random.default_rng(0))
     assert ratings["auction_strategy"].to_list()[-1] == "gamma"
     gamma = ratings.row(2, named=True)
     assert gamma["strength_high"] < 0
-    shares = aggregate.strategy_win_share(ds, "policy")
+    shares = strategies.strategy_win_share(ds, "policy")
     assert shares.filter(pl.col("policy") == "heuristic+gamma")["win_share_high"][0] < 1 / 3
     assert (shares["seats"] == 3).all()  # names rotate over all three seats
 
 
 def test_analyse_corrects_every_comparison_together(planted):
-    analysis = aggregate.analyse(Dataset(planted))
-    sections = {c.section for c in analysis.comparisons}
-    assert sections == {"seat", "draw", "policy", "legacy"}
+    """gamma plays at 60 % of the others' strength: a population that mixes strengths
+    feeds the strategy comparisons only, and they are corrected together."""
+    analysis = pipeline.analyse(Dataset(planted))
+    assert analysis.roles.mixed == ("",)
+    assert {c.section for c in analysis.comparisons} == {"policy"}
     assert all(not np.isnan(c.p_holm) and c.p_holm >= c.p_value for c in analysis.comparisons)
-    flagged = {c.subject for c in analysis.significant}
-    assert "with 3 players, policy heuristic+gamma" in flagged
-    assert "with 3 players, the buyer of L9" in flagged
-    assert not any("seat" in s for s in flagged)
+    assert all(c.holm_low <= c.low and c.holm_high >= c.high for c in analysis.comparisons)
+    assert "with 3 players, policy heuristic+gamma" in {c.subject for c in analysis.significant}
+
+
+def test_a_population_of_one_strength_tests_the_rules(tmp_path):
+    analysis = pipeline.analyse(Dataset(synthetic_data.symmetric_control(tmp_path)))
+    assert analysis.roles.styles == ("",)
+    assert {c.section for c in analysis.comparisons} == {"seat", "draw", "policy", "legacy"}
 
 
 def test_auction_strategies_get_their_own_tables_when_they_split_the_players_otherwise(tmp_path):
     data = synthetic_data.write_dataset(tmp_path, synthetic_data.Spec(games=60, seed=4))
-    assert "auction_strategy_win_share" not in aggregate.analyse(Dataset(data)).tables
+    assert "auction_strategy_win_share" not in pipeline.analyse(Dataset(data)).tables
     for part in (data / "players").glob("*.parquet"):
         pl.read_parquet(part).with_columns(auction_strategy=pl.when(pl.col("seat") == 0).then(pl.lit("opener"))
                                            .otherwise("auction_strategy")).write_parquet(part)
-    tables = aggregate.analyse(Dataset(data)).tables
+    tables = pipeline.analyse(Dataset(data)).tables
     assert {"policy_win_share", "auction_strategy_win_share", "policy_ratings", "auction_strategy_ratings"} <= set(tables)
 
 
@@ -235,11 +241,11 @@ def test_one_grouping_is_rated_by_what_tells_the_players_apart(tmp_path):
     its auction strategies) is rated by auction strategy, a ladder of different players
     (each its own auction strategy) by policy, the name the experiment gave them."""
     data = synthetic_data.write_dataset(tmp_path, synthetic_data.Spec(games=60, seed=4))
-    tables = aggregate.analyse(Dataset(data)).tables
+    tables = pipeline.analyse(Dataset(data)).tables
     assert "auction_strategy_ratings" in tables and "policy_ratings" not in tables
     for part in (data / "players").glob("*.parquet"):
         pl.read_parquet(part).with_columns(policy=pl.format("player_{}", pl.col("auction_strategy"))).write_parquet(part)
-    tables = aggregate.analyse(Dataset(data)).tables
+    tables = pipeline.analyse(Dataset(data)).tables
     assert "policy_ratings" in tables and "auction_strategy_ratings" not in tables
     assert all(p.startswith("player_") for p in tables["policy_ratings"]["policy"])
 
@@ -249,7 +255,7 @@ def test_a_dataset_with_only_games_still_analyses(tmp_path):
     for table in ("players", "companies", "auctions"):
         for part in (data / table).glob("*.parquet"):
             part.unlink()
-    analysis = aggregate.analyse(Dataset(data))
+    analysis = pipeline.analyse(Dataset(data))
     assert analysis.comparisons == []
     assert analysis.tables["seat"].is_empty() and analysis.tables["auction_strategy_ratings"].is_empty()
     assert analysis.tables["game_length"]["games"].sum() == 30
@@ -268,20 +274,20 @@ def test_planted_duplicate_games_widen_the_intervals(tmp_path):
         row = table(ds).filter(pl.col("seat") == 1).row(0, named=True)
         return row["win_share_high"] - row["win_share_low"], row
 
-    w_rep, rep_row = width(repeated, aggregate.seat_win_share)
-    w_dist, _ = width(distinct, aggregate.seat_win_share)
-    w_alone, alone_row = width(alone, aggregate.seat_win_share)
+    w_rep, rep_row = width(repeated, tables.seat_win_share)
+    w_dist, _ = width(distinct, tables.seat_win_share)
+    w_alone, alone_row = width(alone, tables.seat_win_share)
     assert (rep_row["games"], rep_row["distinct"]) == (600, 150)
     assert w_rep > 1.8 * w_dist
     assert w_rep == pytest.approx(w_alone, rel=0.02) and rep_row["win_share"] == pytest.approx(alone_row["win_share"])
     assert rep_row["p_value"] == pytest.approx(alone_row["p_value"], rel=0.05)
-    assert aggregate.distinct_games(repeated)["distinct"].to_list() == [150]
-    ends = aggregate.end_reasons(repeated).filter(pl.col("end_reason") == "bank").row(0, named=True)
-    ends_alone = aggregate.end_reasons(alone).filter(pl.col("end_reason") == "bank").row(0, named=True)
+    assert tables.distinct_games(repeated)["distinct"].to_list() == [150]
+    ends = tables.end_reasons(repeated).filter(pl.col("end_reason") == "bank").row(0, named=True)
+    ends_alone = tables.end_reasons(alone).filter(pl.col("end_reason") == "bank").row(0, named=True)
     assert ends["share_high"] - ends["share_low"] == pytest.approx(ends_alone["share_high"] - ends_alone["share_low"],
                                                                    rel=0.02)
-    lengths = aggregate.game_length(repeated).row(0, named=True)
-    lengths_alone = aggregate.game_length(alone).row(0, named=True)
+    lengths = tables.game_length(repeated).row(0, named=True)
+    lengths_alone = tables.game_length(alone).row(0, named=True)
     assert lengths["ors_high"] - lengths["ors_low"] == pytest.approx(lengths_alone["ors_high"] - lengths_alone["ors_low"],
                                                                      rel=0.1)
 
@@ -292,7 +298,7 @@ def test_a_legacy_its_strong_seat_always_buys_is_not_reported_as_strong(tmp_path
     against players of the same seat and draw is not."""
     data = synthetic_data.write_dataset(tmp_path, synthetic_data.Spec(
         games=1200, player_counts=(2,), seat_strength={2: (2.5, 1.0)}, legacy_buyer={"L2": 0}, seed=31))
-    analysis = aggregate.analyse(Dataset(data))
+    analysis = pipeline.analyse(Dataset(data))
     raw = analysis.tables["legacy_value"].filter(pl.col("legacy") == "L2").row(0, named=True)
     assert raw["win_share_low"] > 0.6 and raw["p_value"] < 1e-6
     edge = analysis.tables["legacy_edge"].filter(pl.col("legacy") == "L2").row(0, named=True)
@@ -303,7 +309,7 @@ def test_a_legacy_its_strong_seat_always_buys_is_not_reported_as_strong(tmp_path
 
 def test_head_to_head_counts_who_finished_ahead_of_whom(planted):
     """gamma plays at half strength: every other name finishes ahead of it more often than not."""
-    table = aggregate.head_to_head(Dataset(planted), "auction_strategy")
+    table = strategies.head_to_head(Dataset(planted), "auction_strategy")
     assert set(table["auction_strategy"]) == {"alpha", "beta", "gamma"}
     vs_gamma = table.filter(pl.col("opponent") == "gamma")
     assert (vs_gamma["ahead_share_low"] > 0.5).all()
@@ -327,7 +333,7 @@ def test_trajectories_are_median_paths_with_bands(tmp_path):
     for part in (data / "rounds").glob("*.parquet"):
         part.unlink()
     pq.write_table(pa.Table.from_pylist(rows, schema=TABLES["rounds"]), data / "rounds" / "part-0.parquet")
-    paths = aggregate.trajectories(Dataset(data))
+    paths = tables.trajectories(Dataset(data))
     pooled = {(r["measure"], r["who"], r["or"]): (r["games"], r["median"], r["low"], r["high"])
               for r in paths.filter(pl.col("draw") == "all").iter_rows(named=True)}
     assert set(pooled) == {(m, w, o) for m, w in (("wealth", "seat 1"), ("wealth", "seat 2"), ("price", "RNC"),
@@ -338,3 +344,20 @@ def test_trajectories_are_median_paths_with_bands(tmp_path):
         assert pooled[("price", "RNC", o)][0] == 30
     by_draw = paths.filter((pl.col("draw") != "all") & (pl.col("measure") == "bank"))
     assert by_draw["draw"].n_unique() == 3 and (by_draw["games"] == 20).all()
+
+
+def test_phases_reached_count_every_later_phase_even_where_a_variant_moves_an_epoch(tmp_path):
+    data = synthetic_data.write_dataset(tmp_path, synthetic_data.Spec(
+        games=120, player_counts=(2,), variants={"a": 0.0, "b": 0.0}, seed=13))
+    for part in (data / "games").glob("*.parquet"):  # variant b puts 7H in epoch 4 (as epoch4_at_9H moves 8H)
+        df = pl.read_parquet(part)
+        df.with_columns(epoch=pl.when((pl.col("variant") == "b") & (pl.col("phase") == "7H")).then(4)
+                        .otherwise("epoch")).write_parquet(part)
+    ds = Dataset(data)
+    table = tables.phases_reached(ds)
+    games = ds.games.filter(pl.col("variant") == "b")
+    order = ["6H", "7H", "8H", "9H"]  # the phases the synthetic games end in
+    later = games.filter(pl.col("phase").is_in(order[order.index("7H"):])).height
+    row = table.filter((pl.col("variant") == "b") & (pl.col("phase") == "7H")).row(0, named=True)
+    assert table.filter(pl.col("variant") == "b")["phase"].to_list() == order
+    assert (row["reached"], row["games"]) == (later, games.height)

@@ -1,0 +1,128 @@
+"""What to change first: the rules keys the findings point at, at most `MOST` of them,
+ranked by size x confidence x stability with strength.
+
+- size: the effect in win-share points (a seat against its fair share, a legacy's
+  buyer against players of the same policy, seat and draw); a legacy nobody bids
+  above its minimum at the strongest rung counts as `DEAD_SIZE`;
+- confidence: 1 - the Holm-adjusted p-value (1 for dead content, judged on 100 sales
+  or more);
+- stability: how far the finding can be trusted to hold for better players (its
+  strength label: `STABILITY`).
+
+Each item names the key as the ruleset TOML spells it, the direction, one line of
+evidence and, where a sweep of that key found one, the fair value."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import polars as pl
+
+from menorca_sim.analysis import findings as find
+from menorca_sim.analysis import strength
+from menorca_sim.analysis.pipeline import Analysis
+
+MOST = 5
+DEAD_SIZE = 0.2
+STABILITY = {strength.STABLE: 1.0, strength.GROWS: 1.0, strength.FADES: 0.5, strength.WEAK_ONLY: 0.2,
+             strength.REVERSES: 0.0}
+UNLABELLED = 0.7  # a finding of one population, or of populations that are not rungs
+
+
+@dataclass(frozen=True)
+class Change:
+    key: str  # the rules key (ruleset TOML)
+    direction: str
+    evidence: str  # one line
+    suggested: str  # the fair value a sweep found, or ""
+    score: float
+
+    def line(self) -> str:
+        value = f" Suggested value: {self.suggested}." if self.suggested else ""
+        return f"`{self.key}`: {self.direction}. {self.evidence}.{value}"
+
+
+def what_to_change(a: Analysis) -> list[Change]:
+    """The ranked changes (at most `MOST`; one per key, the strongest evidence kept; a
+    finding that reverses with strength suggests no change)."""
+    changes = [*_seat_changes(a), *_legacy_changes(a), *_dead_changes(a)]
+    best: dict[str, Change] = {}
+    for c in sorted((c for c in changes if c.score > 0), key=lambda c: -c.score):
+        best.setdefault(c.key, c)
+    return sorted(best.values(), key=lambda c: -c.score)[:MOST]
+
+
+def _stability(a: Analysis, by_pop: dict) -> tuple[float, str]:
+    labelled = find.label(a, by_pop)
+    shape = next((s for s in STABILITY if s in labelled), None)
+    return (STABILITY[shape], f" [{labelled}]") if shape else (UNLABELLED, f" [{labelled}]" if labelled else "")
+
+
+def _strongest(a: Analysis, by_pop: dict):
+    """The significant comparison of the strongest population that found the fact."""
+    order = [*reversed(a.roles.rungs), *a.roles.styles, *a.populations]
+    return next(by_pop[p] for p in order if p in by_pop and by_pop[p].significant)
+
+
+def _fair_value(a: Analysis, key_start: str, target: str) -> str:
+    fair = a.tables.get("fair_values", pl.DataFrame())
+    if fair.is_empty():
+        return ""
+    rows = fair.filter(pl.col("key").str.starts_with(key_start) & pl.col("target").str.starts_with(target)
+                       & (pl.col("status") == "in range"))
+    return "" if rows.is_empty() else "; ".join(
+        f"{r['key']} = {r['fair_value']:.3g} ({r['fair_value_low']:.3g} to {r['fair_value_high']:.3g}), "
+        f"{r['players']} players" for r in rows.iter_rows(named=True))
+
+
+def _seat_changes(a: Analysis) -> list[Change]:
+    out = []
+    for key, by_pop in find.facts(a).items():  # seat 2 of 2 is seat 1's complement: one change
+        if key[0] != "seat" or find.label(a, by_pop) == find.NOT_FOUND or (key[2] == 2 and key[3] != 1):
+            continue
+        c = _strongest(a, by_pop)
+        stable, label = _stability(a, by_pop)
+        behind = c.estimate < c.reference
+        # seat_cash adds to a seat's starting cash: raise the seat behind, or the others
+        seats = [key[3]] if behind else [s for s in range(1, key[2] + 1) if s != key[3]]
+        out.append(Change(
+            f"[[player_counts]] players = {key[2]}: seat_cash[{', '.join(str(s - 1) for s in seats)}]",
+            f"raise it: more starting cash for seat {' and '.join(map(str, seats))}",
+            f"In {key[2]}-player games seat {key[3]} wins {100 * c.estimate:.0f} % against a fair "
+            f"{100 * c.reference:.0f} % ({c.row.get('population') or 'all games'}){label}",
+            _fair_value(a, "player_counts.", f"seat {key[3]} "),
+            abs(c.estimate - c.reference) * (1 - c.p_holm) * stable))
+    return out
+
+
+def _legacy_changes(a: Analysis) -> list[Change]:
+    out = []
+    for key, by_pop in find.facts(a).items():
+        if key[0] != "legacy" or find.label(a, by_pop) == find.NOT_FOUND:
+            continue
+        c = _strongest(a, by_pop)
+        stable, label = _stability(a, by_pop)
+        out.append(Change(
+            f"legacies.{key[3]}.price", "raise it" if c.estimate > 0 else "lower it",
+            f"In {key[2]}-player games its buyer wins {abs(100 * c.estimate):.0f} points "
+            f"{'more' if c.estimate > 0 else 'less'} often than players of the same policy, seat and draw "
+            f"({c.row.get('population') or 'all games'}){label}",
+            _fair_value(a, f"legacies.{key[3]}.", f"{key[3]}'s buyer"), abs(c.estimate) * (1 - c.p_holm) * stable))
+    return out
+
+
+def _dead_changes(a: Analysis) -> list[Change]:
+    """Legacies that never sell above their minimum under the strongest play (judged as
+    Dead content judges them). Late phases the strongest rung never reaches are a
+    finding, not an item here: no key is known to bring them back (a bigger bank does
+    not: experiments/strong_endgame.toml)."""
+    top = a.roles.top
+    if top is None:
+        return []
+    out = []
+    for (legacy,), g in a.tables["auction_prices"].filter(pl.col("population") == top).group_by(
+            "legacy", maintain_order=True):
+        for _, r in (r for r in find.dead_in(a, g, "above_min_rate") if r[1][3] >= find.MIN_GAMES):
+            out.append(Change(f"legacies.{legacy}.price", "lower it",
+                              f"Under the strongest play ({top}) it sells above its minimum in {find.rate_text(r)} "
+                              f"of {r[3]} sales", "", DEAD_SIZE))
+    return out
