@@ -67,7 +67,7 @@ def play(tree: str, games: int, first_seed: int) -> dict:
     play_one = _game_player(rs)
 
     def one(seed: int, minors) -> int:
-        return play_one(seed, list(minors)).summary()["actions"]
+        return play_one(seed, list(minors)).action_count()
 
     one(WARM_SEED, draws[0])
     start = time.process_time()

@@ -20,6 +20,7 @@ import numpy as np  # noqa: E402
 
 from menorca_sim.play import play_game, seat_policies  # noqa: E402
 from menorca_sim.rules import load_ruleset  # noqa: E402
+from menorca_sim.run.records import game_summary  # noqa: E402
 from timed import Timed  # noqa: E402  (benchmarks/, the script's folder)
 
 
@@ -29,7 +30,7 @@ def play_table(ruleset, spec: str, players: int, minors: list[str], games: int,
     out, policy_seconds = [], 0.0
     for seed in range(first_seed, first_seed + games):
         policies = [Timed(p) for p in seat_policies([spec] * players, seed)]
-        out.append(play_game(ruleset, seed, policies, minors=minors).summary())
+        out.append(game_summary(play_game(ruleset, seed, policies, minors=minors)))
         policy_seconds += sum(p.seconds for p in policies)
     return out, policy_seconds
 

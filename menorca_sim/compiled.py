@@ -5,9 +5,9 @@ the Makefile runs it before any package is installed.
 
 - CORE: every module of menorca_sim/core/ but those in PLAIN_CORE, in Cython's
   pure-Python mode, typed by the .pxd beside each (C types Cython enforces).
-- LAYERS: the Python layers every decision runs through (the Game API, its what-if
-  service and the heuristic's valuations), compiled as they are, for speed only: their
-  annotations stay hints and indexing keeps Python's checks, so they behave exactly like
+- LAYERS: the Python layers every decision runs through (the Game API, its records,
+  move views and fingerprint, its what-if service and the heuristic's valuations),
+  compiled as they are, for speed only: their annotations stay hints and indexing keeps Python's checks, so they behave exactly like
   their sources (which MENORCA_SIM_PURE=1 runs instead)."""
 from __future__ import annotations
 
@@ -19,7 +19,8 @@ CORE_DIR = "menorca_sim/core"
 # codes.py holds constants only: its .pxd gives them to the compiled modules as C enums
 # (a compiled codes.py could not assign them), so it stays plain Python.
 PLAIN_CORE = ("__init__.py", "codes.py")
-LAYERS = ("menorca_sim/game.py", "menorca_sim/whatif.py", "policies/base.py",
+LAYERS = ("menorca_sim/game.py", "menorca_sim/observation.py", "menorca_sim/moves.py", "menorca_sim/fingerprint.py",
+          "menorca_sim/whatif.py", "policies/base.py",
           "policies/valuation.py", "policies/heuristic.py", "policies/auction.py", "policies/operating_play.py",
           "policies/stock_play.py", "policies/choice.py")
 

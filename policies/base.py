@@ -13,7 +13,7 @@ from typing import Callable, Protocol
 
 import numpy as np
 
-from menorca_sim.game import IllegalActionError
+from menorca_sim.errors import IllegalActionError
 from policies.errors import PolicyError, PolicyFailure
 from policies.spec import Call, parse_args, split_spec
 

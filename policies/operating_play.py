@@ -7,7 +7,7 @@ from __future__ import annotations
 import cython
 
 from menorca_sim.core.codes import FORCED_BUY, PAYOUT, SKIP, WITHHOLD
-from menorca_sim.moves import LAY_COST, first_move, station_sites, vehicle_purchases
+from menorca_sim.moves import LAY_COST, first_move, station_sites, tile_lays, vehicle_purchases
 from policies.base import find_action
 from policies.choice import MONEY_SCALE, Chooser
 from policies.valuation import DecisionCache
@@ -37,12 +37,12 @@ def lay_tile(game, params, cache: DecisionCache, chooser: Chooser) -> int:
     that earns nothing yet (a minor starting out) plans `lookahead` lays ahead: the
     first lay of the best sequence, or, if no sequence earns, the free lay that opens
     the most lays after it (extending its network); none if nothing helps. Read from the
-    legal actions as ints (`Game.legal_lays`): a lay is (hex, tile, rotation, cost), as
+    legal actions as ints (`moves.tile_lays`): a lay is (hex, tile, rotation, cost), as
     the WhatIf takes it; the index of the chosen action is returned."""
     company, info = _company(game, cache)
     fleet = _probe_fleet(game, company, info["vehicles"])
     spare = info["cash"] - vehicle_shortfall(game, company, info)
-    at, lays = game.legal_lays(spare)  # the affordable lays' indices among the legal actions, and the lays
+    at, lays = tile_lays(game, spare)  # the affordable lays' indices among the legal actions, and the lays
     # each lay's revenue gain, in one core call (which searches each vehicle kind again
     # only where a lay may change its routes, and the revenue before them on the way)
     ask = game.whatif
@@ -87,7 +87,7 @@ def lookahead_revenue(game, company: str, fleet: list[str], lays: list[tuple], d
 def earns_within(game, company: str, fleet: list[str], depth: int, cache: DecisionCache) -> bool:
     """Does `fleet` earn now or after some sequence of at most `depth` lays in later
     turns (`lookahead_revenue(...) > 0`, with each level's lays asked of the core at once)?"""
-    return game.route_revenue(company, fleet) > 0 or _earns_after(game, company, fleet, [], depth, cache)
+    return game.whatif.route_revenue(company, fleet) > 0 or _earns_after(game, company, fleet, [], depth, cache)
 
 
 def _earns_after(game, company: str, fleet: list[str], done: list[tuple], depth: int,
@@ -148,7 +148,8 @@ def purchase_value(game, company: str, fleet: list[str], vehicle: str, returned:
     now, lasting = cache.once(("fleet_revenues", company, tuple(fleet)), _earnings, game, company, fleet)
     if starts_phase(game, vehicle):
         harm = cache.once(("phase_change_harm", company), phase_change_harm, game, company, params, cache)
-        gain = (game.route_revenue(company, after_phase_change(game, new)) - now + harm) * (1 + params.vehicle_timing)
+        after = game.whatif.route_revenue(company, after_phase_change(game, new))
+        gain = (after - now + harm) * (1 + params.vehicle_timing)
     else:
         new_now, new_lasting = _earnings(game, company, new)
         gain = new_now - now + params.vehicle_timing * (new_lasting - lasting)
@@ -158,9 +159,9 @@ def purchase_value(game, company: str, fleet: list[str], vehicle: str, returned:
 def _earnings(game, company: str, fleet: list[str]) -> tuple[int, int]:
     """What `fleet` earns now, and once the next phase begins (without its vehicles that
     retire then: where none does, the same fleet, not searched again)."""
-    now = game.route_revenue(company, fleet)
+    now = game.whatif.route_revenue(company, fleet)
     lasting = surviving(game, fleet)
-    return now, (now if len(lasting) == len(fleet) else game.route_revenue(company, lasting))
+    return now, (now if len(lasting) == len(fleet) else game.whatif.route_revenue(company, lasting))
 
 
 def starts_phase(game, vehicle: str) -> bool:
@@ -187,7 +188,7 @@ def phase_change_harm(game, company: str, params, cache: DecisionCache) -> float
         after = after_phase_change(game, info["vehicles"])
         if len(after) == len(info["vehicles"]):  # the same vehicles: no loss
             continue
-        loss = game.route_revenue(other, info["vehicles"]) - game.route_revenue(other, after)
+        loss = game.whatif.route_revenue(other, info["vehicles"]) - game.whatif.route_revenue(other, after)
         harm += -loss if info["director"] == me else params.rival_harm * loss
     return harm
 
@@ -343,7 +344,7 @@ def discard_vehicle(game, legal: list[dict], params, cache: DecisionCache, choos
     def kept(a: dict) -> int:
         rest = list(fleet)
         rest.remove(a["vehicle"])
-        return game.route_revenue(company, rest)
+        return game.whatif.route_revenue(company, rest)
 
     by_price = sorted(legal, key=lambda a: prices[a["vehicle"]].price)  # on an equal loss the cheapest
     return by_price[chooser.pick([kept(a) for a in by_price], MONEY_SCALE)]
@@ -354,7 +355,7 @@ def place_market_marker(game, legal: list[dict], params, cache: DecisionCache, c
     company = game.marker_company()
     info = cache.company(game, company)
     fleet = _probe_fleet(game, company, info["vehicles"])
-    revenues = game.marker_revenues(company, fleet, legal)
+    revenues = game.whatif.marker_revenues(company, fleet, [a["offboard"] for a in legal])
     return legal[chooser.pick(revenues, MONEY_SCALE)]
 
 
@@ -365,7 +366,7 @@ def place_goods_marker(game, legal: list[dict], params, cache: DecisionCache, ch
     vehicles = game.ruleset.vehicles
     visits: dict[str, int] = {}
     for company, info in cache.companies(game).items():
-        plan = game.route_plan(company, [v for v in info["vehicles"] if vehicles[v].kind != "cart"])
+        plan = game.whatif.route_plan(company, [v for v in info["vehicles"] if vehicles[v].kind != "cart"])
         for route in plan.routes if plan is not None else ():
             for node in route.nodes:
                 visits[node] = visits.get(node, 0) + 1

@@ -19,7 +19,7 @@ def company_score(game, company: str, info: dict, seat: int, params) -> float:
     a company whose revenue reaches its price moves right when it pays; one without
     revenue moves left. Its director's own companies get the concentration bonus."""
     price = max(info["price"], 1)
-    revenue = game.route_revenue(company, info["vehicles"])
+    revenue = game.whatif.route_revenue(company, info["vehicles"])
     unit = game.ruleset.operating.dividend_unit
     score = revenue / unit / price
     if revenue >= price:
@@ -35,7 +35,7 @@ def failing(game, company: str, info: dict, params) -> bool:
     """Its price fell below `sell_drop` of its par, or it earns nothing and cannot buy a vehicle."""
     if info["price"] < info["par"] * params.sell_drop:
         return True
-    return game.route_revenue(company, info["vehicles"]) == 0 and vehicle_shortfall(game, company, info) > 0
+    return game.whatif.route_revenue(company, info["vehicles"]) == 0 and vehicle_shortfall(game, company, info) > 0
 
 
 def reserve(game, seat: int, params, cache: DecisionCache) -> int:
@@ -145,7 +145,7 @@ def _has_prospects(game, start: int, company: str, par: int, depth: int) -> bool
     """Would `company`, started at `par` (legal action `start`), earn with a vehicle on
     sale, on the map as it is or after at most `depth` lays? (Asked every stock turn:
     remembered per map state; searched only where `_could_run` leaves it open.)"""
-    key = (game.ruleset.sha256, company, par, depth, game.map_key(), tuple(game.vehicles_for_sale(company)))
+    key = (game.ruleset.sha256, company, par, depth, game.whatif.map_key(), tuple(game.vehicles_for_sale(company)))
     if key not in _PROSPECTS:
         if len(_PROSPECTS) >= _PROSPECTS_SIZE:
             _PROSPECTS.clear()

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from menorca_sim.moves import lay_of
+
 
 class RoadBuilder:
     """Built by `make_policy("road_builder:RoadBuilder(patience=0.5)", seat, rng)` as
@@ -25,7 +27,7 @@ class RoadBuilder:
         if lays:  # a company decides: its id is the actor's label
             company = game.actor_label()
             vehicles = game.company_state(company, ["vehicles"])["vehicles"]
-            revenues = game.lay_revenues(company, vehicles, lays)  # its revenue after each lay
+            revenues = game.whatif.lay_revenues(company, vehicles, [lay_of(a) for a in lays])  # after each lay
             return lays[int(np.argmax(revenues))]
         passes = [a for a in legal if a["type"] in ("pass", "skip", "end_turn")]
         if passes and self.rng.random() < self.patience:

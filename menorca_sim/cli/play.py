@@ -29,6 +29,7 @@ def command(players: int, seed: int, minors: str | None, policy_specs: str, log_
     from menorca_sim.play import play_game, seat_policies
     from menorca_sim.rules import load_ruleset
     from menorca_sim.run.experiment import check_policy_spec
+    from menorca_sim.run.records import game_summary
     from policies.spec import split_seat_specs
 
     rs = load_ruleset(rules_path) if rules_path else load_ruleset()
@@ -48,7 +49,7 @@ def command(players: int, seed: int, minors: str | None, policy_specs: str, log_
         Path(show_dir).mkdir(parents=True, exist_ok=True)
         log_path = str(Path(show_dir) / "game.jsonl")
     game = play_game(rs, seed, policies, minors=minor_list, check=check, log=log_path)
-    summary = game.summary()
+    summary = game_summary(game)
     click.echo(f"seed {seed}, {players} players, minors {', '.join(summary['minors'])}, "
                f"legacies {', '.join(summary['legacies'])}")
     for seat, row in enumerate(summary["seats"]):

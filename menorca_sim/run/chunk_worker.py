@@ -17,10 +17,10 @@ import pyarrow as pa
 from menorca_sim.rules import Ruleset, load_ruleset
 from menorca_sim.run.experiment import Experiment, GameSpec, Variant, one_line
 from menorca_sim.run.limits import Limits, counted, decision_limit, play_isolated
-from menorca_sim.run.records import Rows, add_error, add_game, empty_rows, to_tables
+from menorca_sim.run.records import Rows, add_error, add_game, empty_rows, game_summary, to_tables
 
 PlayFn = Callable[[Ruleset, GameSpec], dict[str, Any]]
-"""Plays one game and returns its summary (the shape of `Game.summary()`), each seat
+"""Plays one game and returns its summary (the shape of `records.game_summary`), each seat
 entry completed with `policy` and `auction_strategy`, and its `rounds` rows (those of
 a `Trajectory`, without the game's ids; may be empty)."""
 
@@ -61,8 +61,8 @@ def play_one(ruleset: Ruleset, game: GameSpec, check: bool = False, rounds: bool
 
     policies = counted(seat_policies(game.policies, game.seed))
     trajectory = Trajectory() if rounds else None
-    summary = play_game(ruleset, game.seed, policies, minors=list(game.minors) if game.minors else None,
-                        check=check, watch=trajectory).summary()
+    summary = game_summary(play_game(ruleset, game.seed, policies, minors=list(game.minors) if game.minors else None,
+                                     check=check, watch=trajectory))
     for seat, policy in zip(summary["seats"], policies):
         seat["policy"], seat["auction_strategy"] = policy.name, policy.auction_strategy
     summary["rounds"] = trajectory.rows if trajectory is not None else []

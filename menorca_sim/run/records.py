@@ -1,19 +1,38 @@
 """One game's outcome as rows of the tables in `menorca_sim.run.outcomes`.
 
-The rows are built from the game's plan (ids, cell, seed, policy specs) and the
-engine's `game.summary()`, whose per-seat entries the engine adapter has completed
-with the seated policy's `policy` name and `auction_strategy`, and to which it has
-added the game's `rounds` rows (`menorca_sim.run.trajectory`)."""
+The rows are built from the game's plan (ids, cell, seed, policy specs) and its
+summary (`game_summary`, read through the Game's public API), whose per-seat entries
+the engine adapter has completed with the seated policy's `policy` name and
+`auction_strategy`, and to which it has added the game's `rounds` rows
+(`menorca_sim.run.trajectory`)."""
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
 
 import pyarrow as pa
 
 from menorca_sim.run.experiment import GameSpec
+
+if TYPE_CHECKING:  # a summary reads a played Game; the run pipeline loads the engine only in its workers
+    from menorca_sim.game import Game
 from menorca_sim.run.outcomes import TABLES
 
 Rows = dict[str, list[dict[str, Any]]]
+
+
+def game_summary(game: Game) -> dict[str, Any]:
+    """The outcome record of a played game, the runner's source of table rows
+    (docs/design/core-interfaces.md): its setup, how it ended, per seat, company and
+    legacy sold what it counted (`Game.tallies`), and its fingerprint."""
+    result, header, tallies, context = game.result(), game.header(), game.tallies(), game.context()
+    seats = [{"wealth": result["wealth"][p], "cash": result["cash"][p], "cert_value": tally["cert_value"],
+              "rank": result["rank"][p], "win_share": result["win_share"][p], "legacies": tally["legacies"],
+              "legacy_prices": tally["legacy_prices"]} for p, tally in enumerate(tallies["seats"])]
+    return {"seed": game.seed, "players": game.players, "minors": header["minors"], "legacies": header["legacies"],
+            "events": header["events"], "srs": context["sr"], "ors": game.ors_played(), "phase": game.phase(),
+            "epoch": context["epoch"], "end_reason": result["reason"], "bank": game.bank(),
+            "winners": result["winners"], "actions": game.action_count(), "fingerprint": game.fingerprint(),
+            "seats": seats, "companies": tallies["companies"], "auctions": tallies["auctions"]}
 
 
 def empty_rows() -> Rows:

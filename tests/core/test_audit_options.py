@@ -206,7 +206,7 @@ def test_company_shares_buy_back_after_sale_next_or():
 # --- end.bank_empty_in_stock_round --------------------------------------------------------
 def _bank_broken_in_second_sr(ruleset) -> Game:
     game = new_game(players=3, seed=11, ruleset=ruleset)
-    play_random(game, 11, until=lambda g: g._eng.srs == 2 and g.decision() == "stock_turn")
+    play_random(game, 11, until=lambda g: g.context()["sr"] == 2 and g.decision() == "stock_turn")
     eng = game._eng
     set_cash(game, 0, eng.p_cash[0] + eng.bank)  # into a player's hands: the bank is empty
     eng.pay_player(1, 1)  # a payment out of the empty bank breaks it

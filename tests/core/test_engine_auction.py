@@ -1,9 +1,11 @@
 """The Family Legacy auction (RULES.md §2)."""
 from helpers.engine import act, matching, new_game
 
+from menorca_sim.run.records import game_summary
+
 
 def _summary_row(game, legacy):
-    return next(a for a in game.summary()["auctions"] if a["legacy"] == legacy)
+    return next(a for a in game_summary(game)["auctions"] if a["legacy"] == legacy)
 
 
 def test_auction_price_drops_down_to_zero():

@@ -2,6 +2,8 @@
 from helpers.engine import (act, cell_of, company, fund, load_ruleset_with, new_game, pass_stock_round,
                             play_random, set_cash, set_phase, sr_game, start_directly)
 
+from menorca_sim.run.records import game_summary
+
 
 def _in_first_or_of_a_set(seed=11):
     """A random game stopped inside the first OR of a set, with a company to operate."""
@@ -31,7 +33,7 @@ def test_bankruptcy_finishes_the_current_or():
     play_random(game, 2)
     assert game.result()["reason"] == "bankruptcy"
     assert eng.ors == this_or
-    assert game.summary()["companies"][c]["bankrupt"]
+    assert game_summary(game)["companies"][c]["bankrupt"]
 
 
 def test_conquest_finishes_the_current_set():
@@ -71,7 +73,7 @@ def test_scoring_example_920():
     set_cash(game, 0, 400)
     assert eng.price(rnc) == 120
     assert game.result()["wealth"][0] == 920
-    assert game.summary()["seats"][0]["cert_value"] == 520
+    assert game_summary(game)["seats"][0]["cert_value"] == 520
 
 
 def test_twenty_percent_certificate_counts_twice():

@@ -7,6 +7,7 @@ from helpers.engine import (RS, act, cell_of, company, fund, give_vehicles, load
 from menorca_sim.core.codes import POOL
 from menorca_sim.core.operating import next_company, revenue_context
 from menorca_sim.core.routes import RevenueContext
+from menorca_sim.run.records import game_summary
 
 
 def _turn_of(game, cid):
@@ -42,9 +43,9 @@ def test_or_order_by_market_value_and_ties():
 
 
 def _ors_in_next_set(game, seed=3):
-    srs = game._eng.srs
+    srs = game.context()["sr"]
     pass_stock_round(game)
-    play_random(game, seed, until=lambda g: g._eng.srs > srs)
+    play_random(game, seed, until=lambda g: g.context()["sr"] > srs)
     return game.ors_played()
 
 
@@ -69,7 +70,7 @@ def test_phase_change_mid_set_does_not_change_set_length():
     _skip_to(game, "buy_vehicles")
     act(game, "buy_vehicle", vehicle="ship_of_the_line")
     assert game.state()["phase"] == "7H" and game.state()["epoch"] == 3
-    play_random(game, 5, until=lambda g: g._eng.srs == 2)
+    play_random(game, 5, until=lambda g: g.context()["sr"] == 2)
     assert game.ors_played() == 2  # the set begun in 6H keeps its 2 ORs
     assert _ors_in_next_set(game) == 2 + 3  # the next one, begun in 7H, has 3
 
@@ -78,10 +79,10 @@ def test_legacy_income_at_each_or_start():
     game = sr_game()  # P1 owns L1 (5), P2 L2 (10), P3 L3 (10); no company runs
     before = [p["cash"] for p in game.state()["players"]]
     pass_stock_round(game)  # two ORs with nobody operating, then stock round 2
-    assert game._eng.srs == 2 and game.ors_played() == 2
+    assert game.context()["sr"] == 2 and game.ors_played() == 2
     after = [p["cash"] for p in game.state()["players"]]
     assert [a - b for a, b in zip(after, before)] == [10, 20, 20]
-    income = {a["legacy"]: a["income_earned"] for a in game.summary()["auctions"]}
+    income = {a["legacy"]: a["income_earned"] for a in game_summary(game)["auctions"]}
     assert income == {"L1": 10, "L2": 20, "L3": 20}
 
 
@@ -104,7 +105,7 @@ def test_payout_with_revenue_at_least_market_value_moves_right():
     assert st["companies"]["RNC"]["price"] == 55
     assert st["companies"]["RNC"]["cash"] == 7 * 5  # the seven treasury 10 % pay the company
     assert st["players"][0]["cash"] - cash[0] == 10 and st["players"][1]["cash"] - cash[1] == 5
-    assert game.summary()["companies"][0]["revenue_total"] == 50
+    assert game_summary(game)["companies"][0]["revenue_total"] == 50
 
 
 def test_payout_below_market_value_does_not_move():
@@ -128,7 +129,7 @@ def test_running_no_route_moves_left():
     assert game.company_state("RNC", ["price"])["price"] == 70
     act(game, "skip")  # no tile; then nothing to decide (no cash) until after the run
     assert game.decision() == "company_sells"
-    assert game.company_state("RNC", ["price"])["price"] == 65 and game.summary()["companies"][0]["revenue_total"] == 0
+    assert game.company_state("RNC", ["price"])["price"] == 65 and game_summary(game)["companies"][0]["revenue_total"] == 0
 
 
 def test_company_sells_and_buys_back_its_certificates():
@@ -209,7 +210,7 @@ def test_forced_purchase_sells_directors_shares_or_bankrupts():
     _skip_to(game, "buy_vehicles")
     act(game, "forced_buy_vehicle")  # nothing to sell: bankrupt
     assert game.state()["companies"]["RNC"]["price"] == 0
-    assert game.summary()["companies"][0]["bankrupt"]
+    assert game_summary(game)["companies"][0]["bankrupt"]
 
 
 def test_vehicle_limits_counted_apart_for_ships_and_carts():
@@ -318,14 +319,14 @@ def test_seeds_route_example_through_the_game():
     """RNC with a 4H xebec and a 3H cart: Maó - K12 - K14 - València by sea, Maó - Sant
     Lluís - one hex further inland by road (the Board's route search, run by the engine)."""
     game = sr_game()
-    board = game._eng.board
+    board = game.board
     board.lay_tile("J13", "3", 2)  # Sant Lluís, joined to Maó
     board.lay_tile("I12", "T1", 5)  # Sant Climent, one hex further inland
     start_directly(game, "RNC", 0, 100)
     give_vehicles(game, "RNC", ["xebec", "cart"])
     _turn_of(game, "RNC")
     _skip_to(game, "dividend")
-    routes = {r.vehicle: r.as_dict() for r in game._eng.or_plan.routes}
+    routes = {r.vehicle: r.as_dict() for r in game.pending_plan().routes}
     assert routes["xebec"]["hexes"] == ["J11", "K12", "K14", "K16"]
     assert routes["cart"]["nodes"] == ["Maó", "Sant Lluís", "Sant Climent"]
     cash = game.state()["players"][0]["cash"]

@@ -6,7 +6,7 @@ from menorca_sim.core.codes import POOL
 
 
 def _to_second_sr(game, seed=1):
-    play_random(game, seed, until=lambda g: g._eng.srs == 2 and g.decision() == "stock_turn")
+    play_random(game, seed, until=lambda g: g.context()["sr"] == 2 and g.decision() == "stock_turn")
 
 
 def test_start_company_pays_twice_par_into_its_treasury_and_places_home():

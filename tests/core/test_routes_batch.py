@@ -13,6 +13,7 @@ import pytest
 import policies
 from menorca_sim.core import operating, routes
 from menorca_sim.game import Game
+from menorca_sim.moves import lay_of
 from menorca_sim.rules import load_ruleset
 
 
@@ -41,6 +42,11 @@ def fleets(game, company: str) -> list[list[str]]:
     return [probe, carts, [v for v in probe if v not in carts]]
 
 
+def lays_of(actions: list[dict]) -> list[tuple]:
+    """Tile lay dicts as the WhatIf takes lays."""
+    return [lay_of(a) for a in actions]
+
+
 def board_state(board) -> tuple:
     """Tiles, supply, stations and the live road arcs (slots past a vertex's degree are
     never read, so they may hold anything)."""
@@ -55,12 +61,12 @@ def test_game_lay_revenues_equal_one_plan_per_lay(players, seed, style):
     checked = 0
     for game, lays in lay_positions(players, seed, style):
         company = game.actor_label()
-        key = game.map_key()
+        key = game.whatif.map_key()
         for fleet in fleets(game, company):
-            expected = [game.route_revenue(company, fleet, [lay]) for lay in lays]
-            assert game.lay_revenues(company, fleet, lays) == expected
+            expected = [game.whatif.route_revenue(company, fleet, [lay]) for lay in lays]
+            assert game.whatif.lay_revenues(company, fleet, lays_of(lays)) == expected
             checked += any(expected)
-        assert game.map_key() == key
+        assert game.whatif.map_key() == key
     assert checked > 0  # some positions had lays that earn
 
 
@@ -70,10 +76,10 @@ def test_game_lay_revenues_after_done_lays(players, seed):
     for game, lays in lay_positions(players, seed, "random_legal", limit=10):
         company = game.actor_label()
         fleet = fleets(game, company)[0]
-        done = lays[:1]
-        later = game.next_lays(company, done)
-        expected = [game.route_revenue(company, fleet, done + [lay]) for lay in later]
-        assert game.lay_revenues(company, fleet, later, done) == expected
+        done = lays_of(lays[:1])
+        later = game.whatif.next_lays(company, done)
+        expected = [game.whatif.route_revenue(company, fleet, done + [lay]) for lay in later]
+        assert game.whatif.lay_revenues(company, fleet, later, done) == expected
 
 
 @pytest.mark.parametrize("seed", [5, 6])
@@ -103,7 +109,7 @@ def test_a_board_version_changes_with_the_board_and_only_then():
     tiles, manifest or stations gives a version never seen before; a copy keeps its
     original's version until one of them changes."""
     game, lays = next(lay_positions(3, 5, "random_legal"))
-    board = game._eng.board
+    board = game.board
     seen = {board.version}
     copy = board.clone()
     assert copy.version == board.version and board_state(copy) == board_state(board)
@@ -119,16 +125,16 @@ def test_a_board_version_changes_with_the_board_and_only_then():
     other = next(c for c in game.ruleset.companies if c != company)
     copy.replace_company(company, other)
     assert copy.version not in seen
-    key = game.map_key()
+    key = game.whatif.map_key()
     game.apply(lays[0])
-    assert game._eng.board.version not in seen and game.map_key() != key
+    assert game.board.version not in seen and game.whatif.map_key() != key
 
 
-def test_lay_revenues_reject_other_actions():
-    game = next(g for g, _ in lay_positions(2, 1, "random_legal"))
-    company = game.actor_label()
-    with pytest.raises(ValueError):
-        game.lay_revenues(company, fleets(game, company)[0], [{"type": "skip"}])
+def test_a_lay_is_read_from_a_tile_lay_dict_only():
+    game, lays = next(lay_positions(2, 1, "random_legal"))
+    assert lay_of(lays[0]) == (lays[0]["hex"], lays[0]["tile"], lays[0]["rotation"], lays[0]["cost"])
+    with pytest.raises(ValueError, match="not a tile lay"):
+        lay_of({"type": "skip"})
 
 
 def test_lays_of_one_effect_earn_the_same():
@@ -138,7 +144,7 @@ def test_lays_of_one_effect_earn_the_same():
     revenues: dict = {}
     shared = collections.Counter()  # lays per (position, live effect)
     for game, lays in lay_positions(3, 3, "heuristic"):
-        board = game._eng.board
+        board = game.board
         checked = board._checked_lays([(a["hex"], a["tile"], a["rotation"]) for a in lays])
         board._lay_effects(checked)
         effects = checked.effects()  # -1: none
@@ -146,11 +152,11 @@ def test_lays_of_one_effect_earn_the_same():
         for company in game.company_states():
             for fleet in fleets(game, company):
                 for lay, effect in zip(lays, effects):
-                    revenue = game.route_revenue(company, fleet, [lay])
+                    revenue = game.whatif.route_revenue(company, fleet, [lay])
                     key = (game.action_count(), company, tuple(fleet), effect)
                     assert revenues.setdefault(key, revenue) == revenue
                     if effect == -1:
-                        assert revenue == game.route_revenue(company, fleet)
+                        assert revenue == game.whatif.route_revenue(company, fleet)
     assert any(effect == -1 for _, effect in shared)
     assert any(effect != -1 and lays > 1 for (_, effect), lays in shared.items())
 
@@ -162,10 +168,10 @@ def test_lay_revenues_check_every_lay():
     fleet = fleets(game, company)[0]
     bad_tile = dict(lays[0], tile="no-such-tile")
     with pytest.raises(ValueError, match="unknown tile"):
-        game.lay_revenues(company, fleet, [bad_tile])
+        game.whatif.lay_revenues(company, fleet, [lay_of(bad_tile)])
     bad_hex = dict(lays[0], hex="Z99")
     with pytest.raises(ValueError, match="not a land hex"):
-        game.lay_revenues(company, fleet, [bad_hex])
+        game.whatif.lay_revenues(company, fleet, [lay_of(bad_hex)])
 
 
 def _core_fleet(game, fleet: list[str]) -> list[tuple]:
@@ -177,9 +183,10 @@ def test_next_lay_revenues_equal_lay_revenues_of_the_next_lays(players, seed, st
     for game, lays in lay_positions(players, seed, style, limit=12):
         company = game.actor_label()
         for fleet in fleets(game, company):
-            for done in ([], lays[:1]):
-                later = game.next_lays(company, done)
-                assert game.next_lay_revenues(company, fleet, done) == game.lay_revenues(company, fleet, later, done)
+            for done in ([], lays_of(lays[:1])):
+                later = game.whatif.next_lays(company, done)
+                assert game.whatif.next_lay_revenues(company, fleet, done) == game.whatif.lay_revenues(company, fleet,
+                                                                                                       later, done)
 
 
 @pytest.mark.parametrize("players,seed,style", [(2, 4, "random_legal"), (3, 3, "heuristic")])
@@ -189,17 +196,18 @@ def test_next_lay_revenues_each_equal_next_lay_revenues_after_each_lay(players, 
     earning = 0
     for game, lays in lay_positions(players, seed, style, limit=8):
         company = game.actor_label()
-        before, key = board_state(game._eng.board), game.map_key()
+        before, key = board_state(game.board), game.whatif.map_key()
         for fleet in fleets(game, company)[:2] + [[]]:
-            for done in ([], lays[:1]):
-                firsts = game.next_lays(company, done)[:12] if done else lays[:12]
-                got = game.next_lay_revenues_each(company, fleet, firsts, done)
-                assert got == [game.next_lay_revenues(company, fleet, done + [lay]) for lay in firsts]
+            for done in ([], lays_of(lays[:1])):
+                firsts = game.whatif.next_lays(company, done)[:12] if done else lays_of(lays[:12])
+                got = game.whatif.next_lay_revenues_each(company, fleet, firsts, done)
+                assert got == [game.whatif.next_lay_revenues(company, fleet, done + [lay]) for lay in firsts]
                 earning += sum(any(revenues) for revenues in got)
                 # until_earning: the same answers, up to the first that holds a revenue
                 first = next((i for i, revenues in enumerate(got) if any(revenues)), len(got) - 1)
-                assert game.next_lay_revenues_each(company, fleet, firsts, done, until_earning=True) == got[:first + 1]
-        assert board_state(game._eng.board) == before and game.map_key() == key
+                assert game.whatif.next_lay_revenues_each(company, fleet, firsts, done, until_earning=True) == \
+                    got[:first + 1]
+        assert board_state(game.board) == before and game.whatif.map_key() == key
     assert earning > 0
 
 
@@ -207,12 +215,10 @@ def test_next_lay_revenues_each_check_the_first_lays():
     game, lays = next(lay_positions(2, 1, "random_legal"))
     company = game.actor_label()
     fleet = fleets(game, company)[0]
-    before = board_state(game._eng.board)
+    before = board_state(game.board)
     with pytest.raises(ValueError, match="unknown tile"):
-        game.next_lay_revenues_each(company, fleet, [lays[0], dict(lays[0], tile="no-such-tile")])
-    with pytest.raises(ValueError, match="not a tile lay"):
-        game.next_lay_revenues_each(company, fleet, [{"type": "skip"}])
-    assert board_state(game._eng.board) == before
+        game.whatif.next_lay_revenues_each(company, fleet, lays_of([lays[0], dict(lays[0], tile="no-such-tile")]))
+    assert board_state(game.board) == before
 
 
 def station_positions(players: int, seed: int, limit: int = 12):
@@ -236,25 +242,23 @@ def test_game_station_revenues_equal_one_plan_per_station(players, seed):
     gained = 0
     for game, sites in station_positions(players, seed):
         company = game.actor_label()
-        board = game._eng.board
+        board = game.board
         before, version = board_state(board), board.version
         for fleet in fleets(game, company):
-            expected = [game.route_revenue(company, fleet, [site]) for site in sites]
-            assert game.station_revenues(company, fleet, sites) == expected
+            expected = [game.whatif.route_revenue(company, fleet, [site]) for site in sites]
+            assert game.whatif.station_revenues(company, fleet, [site["node"] for site in sites]) == expected
             assert board_state(board) == before and board.version == version
-            gained += max(expected, default=0) > game.route_revenue(company, fleet)
+            gained += max(expected, default=0) > game.whatif.route_revenue(company, fleet)
     assert gained > 0  # some stations earn
 
 
-def test_station_revenues_reject_other_actions_and_taken_sites():
-    game, sites = next(station_positions(3, 3))
+def test_station_revenues_reject_taken_sites():
+    game, _ = next(station_positions(3, 3))
     company = game.actor_label()
     fleet = fleets(game, company)[0]
-    with pytest.raises(ValueError):
-        game.station_revenues(company, fleet, [{"type": "skip"}])
     own = game.company_state(company, ("stations",))["stations"][0]
     with pytest.raises(ValueError, match="cannot place"):
-        game.station_revenues(company, fleet, [dict(sites[0], node=own)])
+        game.whatif.station_revenues(company, fleet, [own])
 
 
 def test_marker_revenues_equal_one_plan_per_marker():
@@ -263,14 +267,14 @@ def test_marker_revenues_equal_one_plan_per_marker():
     for game, _ in lay_positions(3, 3, "heuristic", limit=12):
         for company in game.company_states():
             for fleet in fleets(game, company):
-                expected = [game.route_revenue(company, fleet, [m]) for m in markers]
-                assert game.marker_revenues(company, fleet, markers) == expected
-                gained += max(expected, default=0) > game.route_revenue(company, fleet)
+                expected = [game.whatif.route_revenue(company, fleet, [m]) for m in markers]
+                assert game.whatif.marker_revenues(company, fleet, [m["offboard"] for m in markers]) == expected
+                gained += max(expected, default=0) > game.whatif.route_revenue(company, fleet)
     assert gained > 0
     node = next(iter(load_ruleset().map.nodes))  # markers go on offboards only
     with pytest.raises(ValueError, match="not an offboard"):
-        game._eng.board.marker_revenues(company, False, _core_fleet(game, fleets(game, company)[0]),
-                                        operating.revenue_context(game._eng, game._eng.t.company_index[company]),
+        game.board.marker_revenues(company, False, _core_fleet(game, fleets(game, company)[0]),
+                                        operating.revenue_context(game._eng, game.tables.company_index[company]),
                                         [node])
 
 
@@ -313,8 +317,8 @@ def test_remembered_route_revenue_equals_a_fresh_search():
             ctx = operating.revenue_context(eng, c)
             for fleet in fleets(game, company) + [everything]:
                 fresh = eng.board.best_revenue(company, eng.is_major(c), _core_fleet(game, fleet), ctx)
-                assert game.route_revenue(company, fleet) == fresh
-                assert game.route_revenue(company, fleet[::-1]) == fresh
+                assert game.whatif.route_revenue(company, fleet) == fresh
+                assert game.whatif.route_revenue(company, fleet[::-1]) == fresh
 
 
 def test_a_dividend_decision_answers_the_fleets_revenue_from_the_routes_just_run():
@@ -324,7 +328,7 @@ def test_a_dividend_decision_answers_the_fleets_revenue_from_the_routes_just_run
     rs = load_ruleset()
     game = Game(rs, players=3, seed=4)
     seats = [policies.make_policy("heuristic", s, np.random.default_rng(s)) for s in range(3)]
-    board_class = type(game._eng.board)
+    board_class = type(game.board)
     checked = 0
     while not game.is_over() and checked < 10:
         if game.decision() == "dividend":
@@ -340,7 +344,7 @@ def test_a_dividend_decision_answers_the_fleets_revenue_from_the_routes_just_run
 
             eng.board.best_revenue = no_search  # an instance attribute, removed below
             try:
-                assert game.route_revenue(company, fleet) == fresh == game.pending_revenue() > 0
+                assert game.whatif.route_revenue(company, fleet) == fresh == game.pending_revenue() > 0
             finally:
                 del eng.board.best_revenue
             checked += 1
@@ -362,16 +366,16 @@ def test_revenues_kept_across_actions_equal_a_fresh_search():
                  for s, name in enumerate(["heuristic", "heuristic_aggressive", "heuristic_cautious"][:players])]
         while not game.is_over():
             eng = game._eng
-            for (company, fleet), revenue in game._asked.items():
+            for (company, fleet), revenue in game.whatif.asked().items():
                 c = eng.t.company_index[company]
                 assert revenue == eng.board.best_revenue(company, eng.is_major(c), _core_fleet(game, list(fleet)),
                                                          operating.revenue_context(eng, c))
-            checked += len(game._asked)
+            checked += len(game.whatif.asked())
             for company, record in game.company_states(["vehicles"]).items():
-                game.route_revenue(company, record["vehicles"])  # kept, if the next action allows
-            before = game._asked
+                game.whatif.route_revenue(company, record["vehicles"])  # kept, if the next action allows
+            before = game.whatif.asked()
             game.apply_code(seats[game.current_actor()].act_code(game))
-            kept += game._asked is before and len(before) > 0
+            kept += game.whatif.asked() is before and len(before) > 0
     assert checked > 1000 and kept > 100
 
 
@@ -388,12 +392,12 @@ def test_lays_out_of_a_fleets_reach_earn_what_the_map_earns():
                     continue
                 search = routes.fleet_search(eng.board, c, eng.is_major(c), _core_fleet(game, fleet),
                                              operating.revenue_context(eng, c))
-                base = game.route_revenue(company, fleet)
+                base = game.whatif.route_revenue(company, fleet)
                 for lay in lays:
                     inside = search.affects(eng.board.tables.land_index[lay["hex"]])
                     reach[inside] += 1
                     if not inside:
-                        assert game.route_revenue(company, fleet, [lay]) == base
+                        assert game.whatif.route_revenue(company, fleet, [lay]) == base
     assert reach[True] > 0 and reach[False] > 0
 
 
@@ -408,8 +412,8 @@ def test_ship_lay_revenues_follow_a_ports_new_colour(players, seed):
         ships = fleets(game, company)[2]
         if not ships:
             continue
-        base = game.route_revenue(company, ships)
-        expected = [game.route_revenue(company, ships, [lay]) for lay in lays]
-        assert game.lay_revenues(company, ships, lays) == expected
+        base = game.whatif.route_revenue(company, ships)
+        expected = [game.whatif.route_revenue(company, ships, [lay]) for lay in lays]
+        assert game.whatif.lay_revenues(company, ships, lays_of(lays)) == expected
         changed += sum(revenue != base for revenue in expected)
     assert changed > 0  # some lays changed what the ships earn

@@ -9,7 +9,9 @@ from helpers.engine import RS, act, buy_out_auction, new_game, play_random, sr_g
 import menorca_sim
 from menorca_sim.core import operating
 from menorca_sim.game import Game, IllegalActionError, InvariantError
+from menorca_sim.moves import lay_of
 from menorca_sim.run.outcomes import AUCTIONS, COMPANIES, GAMES, PLAYERS
+from menorca_sim.run.records import game_summary
 
 
 def test_game_is_exported_lazily():
@@ -79,12 +81,13 @@ def test_observation_shows_the_decision_and_the_state():
     obs = game.observation()
     assert obs["decision"] == "stock_turn" and obs["seat"] == 0 and obs["round"] == "stock"
     assert len(obs["players"]) == 3 and obs["bank"] == game.state()["bank"]
+    assert game.observation(2) == dict(obs, seat=2)  # what seat 2 sees: the same public state
 
 
 def test_summary_matches_the_outcome_tables():
     game = new_game(seed=2)
     play_random(game, 2)
-    s = game.summary()
+    s = game_summary(game)
     game_fields = set(GAMES.names) - {"game_id", "variant", "population", "cell", "game_index", "policies",
                                       "duration_s"}
     assert game_fields <= set(s)
@@ -135,21 +138,21 @@ def test_auction_state_shows_the_lot_and_the_reservations():
 
 def _at_track_step(seed: int = 3):
     game = new_game(seed=seed)
-    play_random(game, seed, until=lambda g: g.decision() == "lay_tile" and g._eng.srs >= 2)
+    play_random(game, seed, until=lambda g: g.decision() == "lay_tile" and g.context()["sr"] >= 2)
     return game, game.actor_label()
 
 
 def test_route_revenue_with_changes_equals_the_revenue_after_them():
     game, company = _at_track_step()
     fleet = game.state()["companies"][company]["vehicles"] + game.vehicles_for_sale(company)
-    map_before = game.map_key()
+    map_before = game.whatif.map_key()
     for lay in [a for a in game.legal_actions() if a["type"] == "lay_tile"][:8]:
         after = game.clone()
         after.apply(lay)
-        assert game.route_revenue(company, fleet, [lay]) == after.route_revenue(company, fleet)
-        assert game.next_lays(company, [lay]) == after.next_lays(company)
-    assert game.map_key() == map_before  # asking changed nothing
-    assert game.route_revenue(company, []) == 0 and game.route_plan(company, []) is None
+        assert game.whatif.route_revenue(company, fleet, [lay]) == after.whatif.route_revenue(company, fleet)
+        assert game.whatif.next_lays(company, [lay_of(lay)]) == after.whatif.next_lays(company)
+    assert game.whatif.map_key() == map_before  # asking changed nothing
+    assert game.whatif.route_revenue(company, []) == 0 and game.whatif.route_plan(company, []) is None
 
 
 def test_a_fleets_revenue_is_that_of_the_fleet_searched_whole():
@@ -164,8 +167,8 @@ def test_a_fleets_revenue_is_that_of_the_fleet_searched_whole():
     fleets = [ships[:1] + carts[:1], ships[:2], carts, ships[1:] + carts, ships + carts[::-1], carts[::-1] + ships]
     for fleet in fleets:
         whole = eng.board.best_revenue(company, eng.is_major(c), whatif._fleet(fleet), whatif._context_of(c))
-        assert game.route_revenue(company, fleet) == whole
-    assert any(game.route_revenue(company, fleet) > 0 for fleet in fleets)
+        assert game.whatif.route_revenue(company, fleet) == whole
+    assert any(game.whatif.route_revenue(company, fleet) > 0 for fleet in fleets)
 
 
 def _fresh_for_sale(game, company):
@@ -208,11 +211,11 @@ def test_market_marker_what_ifs_leave_the_company_as_it_is():
     the queries of one state)."""
     game, company = _at_track_step()
     fleet = game.state()["companies"][company]["vehicles"] + game.vehicles_for_sale(company)
-    key, base = game.revenue_key(company), game.route_revenue(company, fleet)
-    gains = [game.route_revenue(company, fleet, [{"type": "place_market_marker", "offboard": o}] * 2) - base
+    key, base = game.whatif.revenue_key(company), game.whatif.route_revenue(company, fleet)
+    gains = [game.whatif.route_revenue(company, fleet, [{"type": "place_market_marker", "offboard": o}] * 2) - base
              for o in RS.map.offboards]
     assert min(gains) >= 0 and max(gains) > 0
-    assert (game.revenue_key(company), game.route_revenue(company, fleet)) == (key, base)
+    assert (game.whatif.revenue_key(company), game.whatif.route_revenue(company, fleet)) == (key, base)
 
 
 def test_state_records_in_part_equal_the_full_state():
@@ -243,7 +246,7 @@ def test_pending_revenue_is_what_the_routes_earned():
     play_random(game, 4, until=lambda g: g.decision() == "dividend")
     company = game.actor_label()
     vehicles = game.state()["companies"][company]["vehicles"]
-    assert game.pending_revenue() == game.route_revenue(company, vehicles) > 0
+    assert game.pending_revenue() == game.whatif.route_revenue(company, vehicles) > 0
 
 
 def test_state_names_each_companys_par_and_director():

@@ -6,6 +6,7 @@ from helpers.engine import RS
 
 from menorca_sim.log import read, replay
 from menorca_sim.play import play_game, seat_policies
+from menorca_sim.run.records import game_summary
 
 
 def _logged_game(tmp_path, seed=21, players=3):
@@ -21,7 +22,7 @@ def test_log_has_header_actions_and_result(tmp_path):
     assert header["type"] == "header" and header["seed"] == 21 and header["players"] == 3
     assert header["seats"] == ["random_legal"] * 3 and header["ruleset"] == RS.name
     assert header["ruleset_sha256"] == RS.sha256 and len(header["events"]) == 4
-    assert [r["i"] for r in actions] == list(range(len(actions))) == list(range(game.summary()["actions"]))
+    assert [r["i"] for r in actions] == list(range(len(actions))) == list(range(game_summary(game)["actions"]))
     first = actions[0]
     assert first["round"] == "auction" and first["actor"].startswith("P")
     state = first["state"]
@@ -43,7 +44,7 @@ def test_log_has_header_actions_and_result(tmp_path):
 def test_replay_reproduces_the_result(tmp_path):
     game, path = _logged_game(tmp_path, seed=33, players=2)
     again = replay(path)
-    assert again.result() == game.result() and again.summary() == game.summary()
+    assert again.result() == game.result() and game_summary(again) == game_summary(game)
 
 
 def test_replay_detects_a_different_ending(tmp_path):

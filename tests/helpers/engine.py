@@ -38,8 +38,8 @@ def buy_out_auction(game: Game) -> None:
 
 def pass_stock_round(game: Game) -> None:
     """Everybody passes (or ends his turn) until this stock round is over."""
-    sr = game._eng.srs
-    while game.decision() == "stock_turn" and game._eng.srs == sr:
+    sr = game.context()["sr"]
+    while game.decision() == "stock_turn" and game.context()["sr"] == sr:
         act(game, "end_turn") if matching(game, "end_turn") else act(game, "pass")
 
 
@@ -70,7 +70,7 @@ def cell_of(value: int, par: bool | None = None, flag: str | None = None) -> tup
 
 
 def company(game: Game, cid: str) -> int:
-    return game._eng.t.company_index[cid]
+    return game.tables.company_index[cid]
 
 
 def start_directly(game: Game, cid: str, seat: int, value: int, sold_to=()) -> int:

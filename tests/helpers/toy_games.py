@@ -1,7 +1,7 @@
 """Toy games for the runner's mechanics tests: EXPERIMENT (a toy study's TOML), the play
 functions, and `dataset` (a run's tables, comparable across schedules).
 
-Each play function returns a summary shaped like `Game.summary()`, computed from the seed with numpy
+Each play function returns a summary shaped like `records.game_summary(game)`, computed from the seed with numpy
 alone, so that a run's tables depend only on the plan; they must live in an importable
 module so that loky and Dask workers can unpickle them."""
 from __future__ import annotations

@@ -8,7 +8,7 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from helpers.states import chosen
+from helpers.states import chosen, play_until
 from menorca_sim.game import Game
 from menorca_sim.play import seat_policies
 from menorca_sim.rules import load_ruleset
@@ -22,11 +22,8 @@ MAX_ACTIONS = 2000  # a 2-player game has a few hundred actions: far past this, 
 def _play(specs: list[str], seed: int, stop: int = MAX_ACTIONS) -> Game:
     """Play as `play_one` does (each seat its stream of the seed) until the game ends or
     `stop` actions were played."""
-    policies = seat_policies(specs, seed)
-    game = Game(RULES, players=len(specs), seed=seed)
-    while not game.is_over() and game.action_count() < stop:
-        game.apply_code(policies[game.current_actor()].act_code(game))
-    return game
+    return play_until(Game(RULES, players=len(specs), seed=seed), seat_policies(specs, seed),
+                      lambda g: g.is_over() or g.action_count() >= stop)
 
 
 @pytest.mark.parametrize("mcts", ["mcts(playouts=8, depth=8, ors=0)", "mcts(playouts=4)"])
@@ -50,9 +47,7 @@ def _greedy_finish(game: Game) -> list[float]:
     """The win shares when every seat plays the heuristic at temperature 0 to the end."""
     greedy = replace(PRESETS["heuristic"], temperature=0.0)
     players = [Heuristic("heuristic", greedy, s, np.random.default_rng(0)) for s in range(game.players)]
-    while not game.is_over():
-        game.apply_code(players[game.current_actor()].act_code(game))
-    return game.result()["win_share"]
+    return play_until(game, players, Game.is_over).result()["win_share"]
 
 
 def test_a_large_search_finds_the_endgame_win_the_heuristic_misses():

@@ -4,6 +4,7 @@ import pytest
 
 from helpers.states import chosen
 from menorca_sim.game import Game
+from menorca_sim.run.records import game_summary
 from policies import make_policy
 from policies.auction import auction_lot
 
@@ -28,7 +29,7 @@ def run_auction(ruleset, specs, legacies, seed=0):
 
 
 def buyers(game):
-    return {a["legacy"]: (a["buyer_seat"], a["price"]) for a in game.summary()["auctions"]}
+    return {a["legacy"]: (a["buyer_seat"], a["price"]) for a in game_summary(game)["auctions"]}
 
 
 def test_cheapest_first_buys_at_once(ruleset):

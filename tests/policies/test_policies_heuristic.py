@@ -5,10 +5,11 @@ import itertools
 import numpy as np
 import pytest
 
-from helpers.states import chosen
-from menorca_sim.core.codes import START_COMPANY
+from helpers.states import chosen, play_until
 from menorca_sim.game import Game
+from menorca_sim.moves import company_starts
 from menorca_sim.play import play_game, seat_policies
+from menorca_sim.run.records import game_summary
 from policies import make_policy, stock_play
 from policies.heuristic import HeuristicParams
 from policies.operating_play import earns_within, investment_need, lookahead_revenue
@@ -18,7 +19,7 @@ HEALTHY_ENDS = ("bank", "bankruptcy", "conquest")
 
 
 def play(ruleset, specs, seed, minors=None):
-    return play_game(ruleset, seed, seat_policies(specs, seed), minors=minors).summary()
+    return game_summary(play_game(ruleset, seed, seat_policies(specs, seed), minors=minors))
 
 
 def heuristic_win_share(ruleset, games, first_seed=1000):
@@ -68,11 +69,8 @@ def test_heuristic_games_are_reproducible(ruleset):
 
 def advance_to(ruleset, decision, seed=3):
     """An all-heuristic 3-player game run until `decision` is pending."""
-    game = Game(ruleset, players=3, seed=seed)
     policies = [make_policy("heuristic", i, np.random.default_rng(i)) for i in range(3)]
-    while game.decision() != decision:
-        game.apply_code(policies[game.current_actor()].act_code(game))
-    return game
+    return play_until(Game(ruleset, players=3, seed=seed), policies, lambda g: g.decision() == decision)
 
 
 def test_payout_rules_on_real_dividends(ruleset):
@@ -107,9 +105,9 @@ def test_first_lay_raises_route_revenue(ruleset):
     # with one xebec and one cart (what it can buy now), the chosen lay earns more than no lay
     fleet = ["cart", "xebec"]
     if choice["type"] == "lay_tile":
-        assert game.route_revenue(company, fleet, [choice]) > game.route_revenue(company, fleet)
+        assert game.whatif.route_revenue(company, fleet, [choice]) > game.whatif.route_revenue(company, fleet)
     else:
-        assert all(game.route_revenue(company, fleet, [a]) <= game.route_revenue(company, fleet)
+        assert all(game.whatif.route_revenue(company, fleet, [a]) <= game.whatif.route_revenue(company, fleet)
                    for a in legal if a["type"] == "lay_tile" and a["cost"] == 0)
 
 
@@ -230,11 +228,10 @@ def test_the_prospects_bound_says_no_only_where_the_lookahead_does(ruleset):
         players = seat_policies(["heuristic"] * 3, seed)
         while not game.is_over():
             if game.decision() == "stock_turn":
-                for i, action in game.legal_moves(START_COMPANY):
-                    company = game.tables.company_ids[action[1]]
+                for start in company_starts(game):
                     for depth in (0, 1, 2):
-                        if not stock_play._could_run(game, company, depth):
-                            assert not stock_play._search_prospects(game, i, company, depth)
+                        if not stock_play._could_run(game, start.company, depth):
+                            assert not stock_play._search_prospects(game, start.index, start.company, depth)
                             spared += 1
                         else:
                             searched += 1

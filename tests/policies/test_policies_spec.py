@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 from menorca_sim.play import play_game
+from menorca_sim.run.records import game_summary
 from policies import PolicyError, PolicyFailure, make_policy
 from policies.heuristic import PRESETS
 from policies.spec import parse_args, split_spec
@@ -80,7 +81,7 @@ def test_user_policy_plays_a_full_game(ruleset):
     policies = [make(s, i) for i, s in enumerate(specs)]
     game = play_game(ruleset, 11, policies)
     assert game.is_over()
-    assert game.summary()["end_reason"] in ("bank", "bankruptcy", "conquest", "cap")
+    assert game_summary(game)["end_reason"] in ("bank", "bankruptcy", "conquest", "cap")
     assert policies[0].name == specs[0]
 
 

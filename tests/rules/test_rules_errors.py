@@ -225,7 +225,7 @@ def test_vehicle_types_are_at_most_one_per_bit_of_the_sold_out_mask(bad_file):
     assert len(rules.vehicles) == 64
     policies = [make_policy("heuristic", seat, np.random.default_rng(seat)) for seat in range(3)]
     game = play_game(rules, 2, policies, check=True)  # the invariants checked after each action
-    assert game.is_over() and game._bank_sold_out >> 32  # extra carts late in the order sold out
+    assert game.is_over() and game._offer.sold_out >> 32  # extra carts late in the order sold out
     with pytest.raises(RulesetError) as info:
         load_ruleset(bad_file(_with_vehicle_types(65)))
     assert str(info.value) == ("bad.toml: vehicles: 65 vehicle types, at most 64 "

@@ -157,8 +157,9 @@ def broken_engine_error(when, tamper, players: int = 3) -> str:
         while not game.is_over():
             legal = game.legal_actions()
             action = legal[int(rng.integers(len(legal)))]
-            if when(game, action) and not isinstance(game._checker, _Tampering):
-                game._checker = _Tampering(game._checker, tamper)
+            watchers = game._watchers
+            if when(game, action) and not isinstance(watchers.checker, _Tampering):
+                watchers.checker = _Tampering(watchers.checker, tamper)
             try:
                 game.apply(action)
             except InvariantError as exc:
@@ -195,7 +196,7 @@ def _bought(game, action) -> bool:
     ("price token moves with no cause", _bought,
      lambda e: e.co_row.__setitem__(first_started(e), e.co_row[first_started(e)] - 1),
      "moved from"),
-    ("bought then sold in the first stock round", lambda g, a: _bought(g, a) and g._eng.srs == 1,
+    ("bought then sold in the first stock round", lambda g, a: _bought(g, a) and g.context()["sr"] == 1,
      lambda e: _to_the_pool(e) if e.srs == 1 else None, "in the first stock round"),
     ("Trust Family certificate changes hands", _bought,
      lambda e: e.cert_owner[first_started(e, "major")].__setitem__(

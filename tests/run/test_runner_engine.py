@@ -10,6 +10,7 @@ from menorca_sim.cli import run as cli_run
 from menorca_sim.play import play_game, seat_policies
 from menorca_sim.rules import load_ruleset
 from menorca_sim.run.experiment import ExperimentError, check_policy_spec, load_experiment
+from menorca_sim.run.records import game_summary
 from menorca_sim.run.runner import run_experiment
 
 
@@ -34,7 +35,7 @@ def test_engine_games_are_the_same_for_any_schedule_and_replay_alone(tiny, tmp_p
     row = a["games"].to_pylist()[7]
     spec = exp.game(row["game_id"])
     policies = seat_policies(["random_legal"] * spec.players, spec.seed)
-    alone = play_game(load_ruleset(), spec.seed, policies, minors=list(spec.minors)).summary()
+    alone = game_summary(play_game(load_ruleset(), spec.seed, policies, minors=list(spec.minors)))
     assert (row["minors"], row["winners"], row["actions"], row["bank"], row["end_reason"]) == \
         (alone["minors"], alone["winners"], alone["actions"], alone["bank"], alone["end_reason"])
     assert row["minors"] == list(spec.minors)

@@ -46,7 +46,7 @@ def test_tiles_after_each_lay_match_the_replayed_board(ruleset, data):
     header, *records = read(GAME)
     game = Game(ruleset, players=header["players"], seed=header["seed"], minors=header["minors"],
                 legacies=header["legacies"], seats=header["seats"])
-    board = game._eng.board
+    board = game.board
     lays = 0
     for k, record in enumerate(r for r in records if r["type"] == "action"):
         game.apply(record["action"])
