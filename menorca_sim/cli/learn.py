@@ -19,7 +19,7 @@ def command(datasets: tuple[str, ...], out: str, trees: int, depth: int, seed: i
     """Fit each seat's final win share to its features after each OR, from the states
     tables of DATASETS (made by `run --record-states`); a fifth of the games is held out
     to score the model against the wealth share read at the same point."""
-    from menorca_sim.value.train import LearnError, Settings, learn
+    from menorca_sim.learn.train import LearnError, Settings, learn
 
     try:
         meta = learn(datasets, out, Settings(trees=trees, depth=depth, seed=seed))

@@ -65,7 +65,7 @@ def play_one(ruleset: Ruleset, game: GameSpec, check: bool = False, rounds: bool
 
     policies = counted(seat_policies(game.policies, game.seed))
     states = StateRecorder() if game.states else None
-    trajectory = Trajectory(states) if rounds or states else None
+    trajectory = Trajectory(states) if rounds or states is not None else None
     summary = play_game(ruleset, game.seed, policies, minors=list(game.minors) if game.minors else None,
                         check=check, watch=trajectory).summary()
     for seat, policy in zip(summary["seats"], policies):

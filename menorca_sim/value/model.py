@@ -43,24 +43,29 @@ class ValueModel:
 
     def __post_init__(self) -> None:
         trees, inner = self.feature.shape
-        # flat node numbers: tree t's node k is t * inner + k (one gather per step, not a 2-D index)
-        object.__setattr__(self, "_tree_base", np.arange(trees) * inner)
-        object.__setattr__(self, "_leaf_base", np.arange(trees) * (inner + 1) - inner)
+        nodes = trees * inner
+        # flat node numbers: tree t's inner node k is t * inner + k, its leaf j is nodes + t * (inner + 1) + j;
+        # `_left` maps an inner node to its left child's number (the right one is the next), so one
+        # step down every tree is `left[node] + (x > threshold)`: gathers with `take`, the cheapest
+        k, t = np.arange(nodes) % inner, np.arange(nodes) // inner
+        child = 2 * k + 1
+        object.__setattr__(self, "_left", np.where(child < inner, t * inner + child,
+                                                   nodes + t * (inner + 1) + child - inner))
+        object.__setattr__(self, "_roots", np.arange(trees) * inner)
         object.__setattr__(self, "_feature_flat", self.feature.ravel())
         object.__setattr__(self, "_threshold_flat", self.threshold.ravel())
-        object.__setattr__(self, "_leaf_flat", self.leaf.ravel())
+        object.__setattr__(self, "_values", np.r_[np.zeros(nodes), self.leaf.ravel()])
 
     def scores(self, rows: np.ndarray) -> np.ndarray:
         """The raw score (log-odds that the seat wins) of each row of `rows` (n, features)."""
-        n = rows.shape[0]
-        pos = np.zeros((n, len(self._tree_base)), dtype=np.intp)
-        offsets = (np.arange(n) * rows.shape[1])[:, None]
+        n, width = rows.shape
+        offsets = (np.arange(n) * width)[:, None]
         flat_rows = rows.ravel()
+        node = np.broadcast_to(self._roots, (n, len(self._roots)))
         for _ in range(self.depth):
-            node = self._tree_base + pos
-            right = flat_rows[offsets + self._feature_flat[node]] > self._threshold_flat[node]
-            pos = 2 * pos + 1 + right
-        return self.baseline + self._leaf_flat[self._leaf_base + pos].sum(axis=1)
+            right = flat_rows.take(offsets + self._feature_flat.take(node)) > self._threshold_flat.take(node)
+            node = self._left.take(node) + right
+        return self.baseline + self._values.take(node).sum(axis=1)
 
     def win_shares(self, rows: np.ndarray) -> np.ndarray:
         """The rows of one state's seats (seat_features) as win shares that sum to 1: each
