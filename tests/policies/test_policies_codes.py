@@ -3,10 +3,10 @@ WhatIf's revenue memo (a typed table whose hits compare the full key)."""
 import numpy as np
 import pytest
 
+from menorca_sim.core.revenue.memo import RevenueMemo
 from menorca_sim.game import Game
 from menorca_sim.play import play_game, seat_policies
 from menorca_sim.run.limits import DecisionLimitExceeded, counted, decision_limit
-from menorca_sim.whatif import RevenueMemo
 from policies import PolicyFailure
 
 
