@@ -17,7 +17,7 @@ from menorca_sim.core.maptables import map_tables
 from menorca_sim.core.tables import tables_for
 from menorca_sim.gamelog import GameLog
 from menorca_sim.rules import Ruleset, load_ruleset
-from menorca_sim.seeding import game_streams
+from menorca_sim.seeding import setup_stream
 from menorca_sim.whatif import WhatIf
 
 if not cython.compiled:  # compiled, game.pxd cimports them
@@ -47,7 +47,7 @@ class Game:
         self.seed = seed
         self.check = check
         self._checker = Checker() if check else None
-        setup = np.random.default_rng(game_streams(seed, players).setup)
+        setup = np.random.default_rng(setup_stream(seed))
         self._eng = Engine(tables_for(rs), players, Board(map_tables(rs)), setup, minors, legacies)
         self.seats = list(seats) if seats is not None else ["?"] * players
         self._legal = None  # the legal actions' dicts in this state
