@@ -80,16 +80,18 @@ class Probe:
         check_names(self.player, ruleset)
         self._checked = True
 
-    def act(self, game, legal: list[dict]) -> dict:
+    def act_code(self, game) -> int:
         if not self._checked:  # built without a ruleset (the Python API): checked at the first decision
             self.check_ruleset(game.ruleset)
+        legal = game.legal_actions()
         forced = self._force(game, legal)
         if forced is not None:
-            return forced
-        action = self.player.act(game, legal)
-        if action["type"] in ("buy_cert", "start_company") and action["company"] in self._looting:
-            return find_action(legal, "end_turn", "pass", last=True)  # a minor it loots it never buys back
-        return action
+            return game.action_index(forced)
+        i = self.player.act_code(game)
+        if legal[i]["type"] in ("buy_cert", "start_company") and legal[i]["company"] in self._looting:
+            # a minor it loots it never buys back
+            return game.action_index(find_action(legal, "end_turn", "pass", last=True))
+        return i
 
     def _directs(self, game, company: str | None) -> bool:
         return company is not None and game.director(company) == self.seat

@@ -48,9 +48,9 @@ class Recording:
         self.policy, self.name, self.auction_strategy = policy, policy.name, policy.auction_strategy
         self.choices: list[int] = []
 
-    def act(self, game, legal):
-        self.choices.append(len(legal))
-        return self.policy.act(game, legal)
+    def act_code(self, game):
+        self.choices.append(game.legal_count())
+        return self.policy.act_code(game)
 
 
 def check_independent_streams(seed: int, players: int, other: str) -> None:
