@@ -178,16 +178,11 @@ class _Split:
 
 
 class _ProfiledPolicy:
-    """Times the decisions by the path the play loop takes: `act_code` for a policy that
-    reads codes (no dicts built), `act` for others."""
+    """Times the decisions (`act_code`, the play loop's one call)."""
 
     def __init__(self, inner) -> None:
         self.inner = inner
         self.name, self.auction_strategy = inner.name, inner.auction_strategy
-        self.reads_codes = getattr(inner, "reads_codes", False) is True
-
-    def act(self, game, legal):
-        return self._timed(self.inner.act, game, legal)
 
     def act_code(self, game) -> int:
         return self._timed(self.inner.act_code, game)

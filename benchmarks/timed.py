@@ -1,6 +1,5 @@
-"""A policy wrapper that counts a policy's decisions and the time they take, by the path
-the play loop takes (`act_code` for a policy that reads codes, `act` for others), so a
-timed game is the game untimed."""
+"""A policy wrapper that counts a policy's decisions and the time they take (`act_code`,
+the play loop's one call), so a timed game is the game untimed."""
 from __future__ import annotations
 
 import time
@@ -12,13 +11,9 @@ class Timed:
         self.policy = policy
         self.name = policy.name
         self.auction_strategy = policy.auction_strategy
-        self.reads_codes = getattr(policy, "reads_codes", False) is True
         self.clock = clock
         self.seconds = 0.0
         self.decisions = 0
-
-    def act(self, game, legal: list[dict]) -> dict:
-        return self._timed(self.policy.act, game, legal)
 
     def act_code(self, game) -> int:
         return self._timed(self.policy.act_code, game)

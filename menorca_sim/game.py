@@ -17,7 +17,7 @@ from menorca_sim.core.maptables import map_tables
 from menorca_sim.core.tables import tables_for
 from menorca_sim.gamelog import GameLog
 from menorca_sim.rules import Ruleset, load_ruleset
-from menorca_sim.seeding import game_streams
+from menorca_sim.seeding import setup_stream
 from menorca_sim.whatif import WhatIf
 
 if not cython.compiled:  # compiled, game.pxd cimports them
@@ -26,7 +26,11 @@ if not cython.compiled:  # compiled, game.pxd cimports them
 
 
 class IllegalActionError(ValueError):
-    """An action that is not among the legal ones."""
+    """An action that is not among the legal ones; `choice` says which, in words."""
+
+    def __init__(self, message: str, choice: str) -> None:
+        super().__init__(message)
+        self.choice = choice
 
 
 class InvariantError(AssertionError):
@@ -47,7 +51,7 @@ class Game:
         self.seed = seed
         self.check = check
         self._checker = Checker() if check else None
-        setup = np.random.default_rng(game_streams(seed, players).setup)
+        setup = np.random.default_rng(setup_stream(seed))
         self._eng = Engine(tables_for(rs), players, Board(map_tables(rs)), setup, minors, legacies)
         self.seats = list(seats) if seats is not None else ["?"] * players
         self._legal = None  # the legal actions' dicts in this state
@@ -166,14 +170,36 @@ class Game:
         return at, lays
 
     def apply(self, action: dict) -> None:
-        self._apply_move(self._index(self._legal_dicts(), action), action)
+        """Apply `action`, one of the legal action dicts."""
+        self._apply_move(self.action_index(action), action)
 
     def apply_code(self, i: int) -> None:
         """Apply legal action i (the i-th of `legal_codes()` and of `legal_actions()`)."""
-        if not 0 <= i < self._eng.build_moves():
-            raise IllegalActionError(f"no legal action {i} at decision {self.decision()!r} "
-                                     f"(seed {self.seed}, action index {self._eng.actions})")
-        self._apply_move(i, None)
+        self._apply_move(self.check_code(i), None)
+
+    def check_code(self, i: int) -> int:
+        """`i` if it is the index of a legal action, else IllegalActionError (the one
+        check of an answer by index: the play loop's, a policy's wrapper's)."""
+        if type(i) is not int or not 0 <= i < self._eng.build_moves():
+            raise self._illegal(f"an illegal action index {i!r}")
+        return i
+
+    def action_index(self, action: dict) -> int:
+        """Where `action` is among the legal action dicts (IllegalActionError if it is
+        not): players mostly hand back one of the very dicts `legal_actions` gave them,
+        found by identity before any comparison."""
+        dicts = self._legal_dicts()
+        for i, legal in enumerate(dicts):
+            if legal is action:
+                return i
+        try:
+            return dicts.index(action)
+        except ValueError:
+            raise self._illegal(f"an illegal action {action!r}") from None
+
+    def _illegal(self, choice: str) -> IllegalActionError:
+        return IllegalActionError(f"{choice} for {self.actor_label()} at decision {self.decision()!r} "
+                                  f"(seed {self.seed}, action index {self._eng.actions})", choice)
 
     def _apply_move(self, i: int, action: dict | None) -> None:
         """Apply the engine's move i (its dict `action`, or None: described if needed)."""
@@ -200,19 +226,6 @@ class Game:
             self._log.action(eng.actions - 1, context, action, routes, self.state())
             if eng.round == "over":
                 self._log.result(self.result())
-
-    def _index(self, dicts: list[dict], action: dict) -> int:
-        """Where `action` is among the legal dicts: players mostly hand back one of the
-        very dicts `legal_actions` gave them, found by identity before any comparison."""
-        for i, legal in enumerate(dicts):
-            if legal is action:
-                return i
-        try:
-            return dicts.index(action)
-        except ValueError:
-            raise IllegalActionError(
-                f"illegal action {action!r} for {self.actor_label()} at decision {self.decision()!r} "
-                f"(seed {self.seed}, action index {self._eng.actions})") from None
 
     def is_over(self) -> bool:
         return self._eng.is_over()

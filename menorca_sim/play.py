@@ -17,24 +17,17 @@ def seat_policies(specs: Sequence[str], seed: int) -> list:
 
 def play_game(ruleset, seed: int, policies: list, minors=None, check: bool = False,
               log=None, watch: Callable[[Game], None] | None = None) -> Game:
-    """Play a whole game between `len(policies)` seats; `policies[i]` (with `act(game,
-    legal)`, or `act_code(game)` if it `reads_codes`: policies/base.py) decides for seat i;
-    `watch(game)`, if given, reads the game after each action (e.g. a `Trajectory`)."""
+    """Play a whole game between `len(policies)` seats; `policies[i]` decides for seat i
+    by `act_code(game)` (policies/base.py; a policy with `act(game, legal)` only plays
+    through `ByDicts`); `watch(game)`, if given, reads the game after each action (e.g.
+    a `Trajectory`)."""
+    from policies.base import as_policy
+
     game = Game(ruleset, players=len(policies), seed=seed, minors=minors, check=check, log=log,
                 seats=[p.name for p in policies])
-    codes = [getattr(p, "reads_codes", False) is True for p in policies]  # the seats whose policies choose by int
+    players = [as_policy(p) for p in policies]
     while not game.is_over():
-        seat = game.current_actor()  # read before the policy acts: a policy may misbehave
-        policy = policies[seat]
-        if codes[seat]:  # no dicts built (apply_code checks the index)
-            game.apply_code(policy.act_code(game))
-        else:
-            legal = game.legal_actions()
-            action = policy.act(game, legal)
-            if action not in legal:
-                raise ValueError(f"policy {policy.name!r} (seat {seat}, seed {seed}) chose an illegal action "
-                                 f"{action!r} at decision {game.decision()!r}")
-            game.apply(action)
+        game.apply_code(players[game.current_actor()].act_code(game))  # apply_code checks the index
         if watch is not None:
             watch(game)
     return game

@@ -1,8 +1,11 @@
 """Every seed and random stream: a game's streams from its seed, and the seeds of an
 experiment's games, derived from (root seed, cell, game index) alone.
 
-A game's seed spawns independent streams: one for its setup draws (the Game's), one per
-seat (that seat's policy's generator), so no player's draws move another's.
+A game's seed has independent streams, the children of its SeedSequence: the first for
+its setup draws (the Game's), then one per seat (that seat's policy's generator), so no
+player's draws move another's. Each is built where it is used, from the seed and its
+child's number alone (what `SeedSequence(seed).spawn(...)` would give it), so no stream
+is built twice and a seat's does not depend on the player count.
 
 A cell is keyed by what it is, (player count, minor draw number), not by its position
 in the experiment, so the same root seed gives a cell the same games in every experiment
@@ -11,8 +14,6 @@ order), and the variant is not part of the key: the same game in two variants ge
 same seed, so variant differences are paired (common random numbers)."""
 from __future__ import annotations
 
-from typing import NamedTuple
-
 import numpy as np
 
 CellKey = tuple[int, int]  # (players, minor draw number; 0 = drawn by the engine)
@@ -20,23 +21,22 @@ CellKey = tuple[int, int]  # (players, minor draw number; 0 = drawn by the engin
 # Extra spawn-key entry of the stream that seats policies (seating = "random"); the
 # game seed uses the shorter key, so the two streams are independent.
 _SEATING_STREAM = 1
+_SETUP_CHILD = 0  # the setup's child of a game's seed; seat i's is child i + 1
 
 
-class GameStreams(NamedTuple):
-    """A game's independent random streams."""
-    setup: np.random.SeedSequence  # the Game's setup draws (minors, legacies, events)
-    seats: list[np.random.SeedSequence]  # seat i's policy's generator
+def setup_stream(seed: int) -> np.random.SeedSequence:
+    """The stream of the setup draws (minors, legacies, events) of the game seeded `seed`."""
+    return np.random.SeedSequence(seed, spawn_key=(_SETUP_CHILD,))
 
 
-def game_streams(seed: int, players: int) -> GameStreams:
-    """The streams of the game seeded `seed` with `players` seats."""
-    setup, *seats = np.random.SeedSequence(seed).spawn(players + 1)
-    return GameStreams(setup, seats)
+def seat_stream(seed: int, seat: int) -> np.random.SeedSequence:
+    """The stream of seat `seat`'s policy in the game seeded `seed`."""
+    return np.random.SeedSequence(seed, spawn_key=(_SETUP_CHILD + 1 + seat,))
 
 
 def seat_rngs(seed: int, players: int) -> list[np.random.Generator]:
     """One generator per seat of the game seeded `seed`, for its policies."""
-    return [np.random.default_rng(stream) for stream in game_streams(seed, players).seats]
+    return [np.random.default_rng(seat_stream(seed, seat)) for seat in range(players)]
 
 
 def game_seed(root: int, cell: CellKey, game_index: int) -> int:

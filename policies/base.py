@@ -1,5 +1,6 @@
 """The policy protocol and registry. A policy plays one seat: it sees the game (its
-observation) and the legal actions, and returns one of them.
+observation) and the legal actions, and returns the index of one of them (`act_code`);
+a policy written on the legal actions' dicts plays through the one adapter, `ByDicts`.
 
 Specs (see `policies.spec`): a registered name with optional arguments
 (`heuristic(risk=0.5)`), a style plus an auction strategy (`heuristic+value_bidder(premium=0.2)`)
@@ -12,15 +13,26 @@ from typing import Callable, Protocol
 
 import numpy as np
 
+from menorca_sim.game import IllegalActionError
 from policies.errors import PolicyError, PolicyFailure
 from policies.spec import Call, parse_args, split_spec
 
 
 class Policy(Protocol):
-    """A policy may also read the legal actions as ints: one that sets `reads_codes`
-    True has `act_code(game) -> int`, the index of its choice in `game.legal_codes()`
-    (and `legal_actions()`), which the play loop calls instead of `act`, building no dicts."""
+    """The one protocol the play loop calls: a policy answers with the index of its choice
+    among the legal actions (`game.legal_codes()`, in `game.legal_actions()`'s order).
+    A policy written on dicts (`DictPolicy`) plays through `ByDicts`."""
     name: str  # full name, e.g. "random_legal"
+    auction_strategy: str
+
+    def act_code(self, game) -> int:
+        """The index of its choice among the legal actions."""
+
+
+class DictPolicy(Protocol):
+    """A policy as a user writes it (docs/writing-a-policy.md): it answers with one of the
+    legal action dicts."""
+    name: str
     auction_strategy: str
 
     def act(self, game, legal: list[dict]) -> dict:
@@ -32,6 +44,28 @@ class AuctionStrategy(Protocol):
 
     def act(self, game, legal: list[dict]) -> dict:
         """One element of `legal` at an auction decision."""
+
+
+class ByDicts:
+    """The one adapter from dicts to the protocol: `act_code` is the index of the dict
+    the wrapped policy (or auction strategy) chooses among `game.legal_actions()`
+    (`Game.action_index`: an action that is not among them raises IllegalActionError)."""
+
+    def __init__(self, policy: DictPolicy | AuctionStrategy) -> None:
+        self.policy = policy
+        self.name = policy.name
+        self.auction_strategy = getattr(policy, "auction_strategy", policy.name)
+
+    def act_code(self, game) -> int:
+        return game.action_index(self.policy.act(game, game.legal_actions()))
+
+    def check_ruleset(self, ruleset) -> None:
+        check_names(self.policy, ruleset)
+
+
+def as_policy(policy: Policy | DictPolicy) -> Policy:
+    """`policy` itself if it answers by index (`act_code`), else its `ByDicts`."""
+    return policy if callable(getattr(policy, "act_code", None)) else ByDicts(policy)
 
 
 Factory = Callable[[str, int, np.random.Generator], Policy]  # (argument text, seat, rng)
@@ -59,10 +93,11 @@ def make_policy(spec: str, seat: int, rng: np.random.Generator) -> Policy:
     else:
         policy = _registered(_REGISTRY, "policy", style, spec, seat, rng)
     _check_protocol(policy, ("name", "auction_strategy"), spec)
+    policy = as_policy(policy)
     if auction is not None:
         strategy = _registered(_AUCTIONS, "auction strategy", auction, spec, seat, rng)
         _check_protocol(strategy, ("name",), spec)
-        policy = WithAuction(policy, strategy)
+        policy = WithAuction(policy, ByDicts(strategy))
     return Checked(policy, spec.strip(), seat)
 
 
@@ -99,7 +134,7 @@ def _user_policy(call: Call, spec: str, seat: int, rng) -> object:
 
 def _check_protocol(obj: object, attrs: tuple[str, ...], spec: str) -> None:
     missing = [a for a in attrs if not isinstance(getattr(obj, a, None), str)]
-    if not callable(getattr(obj, "act", None)):
+    if not callable(getattr(obj, "act", None)) and not callable(getattr(obj, "act_code", None)):
         missing.append("act()")
     if missing:
         raise PolicyError(f"policy spec {spec!r}: {type(obj).__name__} does not implement the "
@@ -113,31 +148,20 @@ def _one_line(exc: BaseException) -> str:
 class WithAuction:
     """A stock/operating style that hands the auction's decisions to a strategy."""
 
-    def __init__(self, style: Policy, strategy: AuctionStrategy) -> None:
+    def __init__(self, style: Policy, strategy: ByDicts) -> None:
         self.style = style
         self.strategy = strategy
         self.name = f"{style.name}+{strategy.name}"
         self.auction_strategy = strategy.name
 
-    def act(self, game, legal: list[dict]) -> dict:
+    def act_code(self, game) -> int:
         if game.decision() in AUCTION_DECISIONS:
-            return self.strategy.act(game, legal)
-        return self.style.act(game, legal)
+            return self.strategy.act_code(game)
+        return self.style.act_code(game)
 
     def check_ruleset(self, ruleset) -> None:
         check_names(self.style, ruleset)
         check_names(self.strategy, ruleset)
-
-    @property
-    def reads_codes(self) -> bool:
-        return reads_codes(self.style)
-
-    def act_code(self, game) -> int:
-        """The style's choice by int; the strategy's (which reads dicts) found among the legal dicts."""
-        if game.decision() in AUCTION_DECISIONS:
-            legal = game.legal_actions()
-            return index_of(legal, self.strategy.act(game, legal))
-        return self.style.act_code(game)
 
 
 def check_names(policy, ruleset) -> None:
@@ -149,7 +173,9 @@ def check_names(policy, ruleset) -> None:
 
 
 class Checked:
-    """The policy as the game sees it: named by its spec, every answer checked."""
+    """The policy as the game sees it: named by its spec, every answer checked (by
+    `Game.check_code`, or `Game.action_index` for a dict): a policy that raises or
+    answers illegally stops the game with a PolicyFailure naming it."""
 
     def __init__(self, policy: Policy, name: str, seat: int) -> None:
         self.policy = policy
@@ -157,59 +183,22 @@ class Checked:
         self.seat = seat
         self.auction_strategy = policy.auction_strategy
 
-    def act(self, game, legal: list[dict]) -> dict:
+    def act_code(self, game) -> int:
         try:
-            action = self.policy.act(game, legal)
+            return game.check_code(self.policy.act_code(game))
+        except IllegalActionError as exc:
+            raise PolicyFailure(self._where(game) + f" chose {exc.choice}") from None
         except Exception as exc:
             raise PolicyFailure(self._where(game) + f" raised {_one_line(exc)}") from exc
-        if not _one_of(action, legal):
-            raise PolicyFailure(self._where(game) + f" chose an illegal action {action!r}")
-        return action
-
-    @property
-    def reads_codes(self) -> bool:
-        return reads_codes(self.policy)
 
     def check_ruleset(self, ruleset) -> None:
         check_names(self.policy, ruleset)
-
-    def act_code(self, game) -> int:
-        try:
-            i = self.policy.act_code(game)
-        except Exception as exc:
-            raise PolicyFailure(self._where(game) + f" raised {_one_line(exc)}") from exc
-        if type(i) is not int or not 0 <= i < game.legal_count():
-            raise PolicyFailure(self._where(game) + f" chose an illegal action index {i!r}")
-        return i
 
     def _where(self, game) -> str:
         obs = game.observation()
         return (f"policy {self.name!r} (seat {self.seat}, seed {game.seed}) at decision "
                 f"{game.decision()!r} for {game.actor_label()} (round {obs['round']}, "
                 f"SR {obs['sr']}, OR {obs['or']})")
-
-
-def reads_codes(policy) -> bool:
-    """Does `policy` choose by int (`act_code`)? (See `Policy`.)"""
-    return getattr(policy, "reads_codes", False) is True
-
-
-def index_of(legal: list[dict], action: dict) -> int:
-    """Where `action` is in `legal`: by identity first (a player hands back one of the
-    very dicts it was given), else by equality (ValueError if it is not there)."""
-    for i, candidate in enumerate(legal):
-        if candidate is action:
-            return i
-    return legal.index(action)
-
-
-def _one_of(action: dict, legal: list[dict]) -> bool:
-    """`action in legal`, by identity first: a player mostly hands back one of the very
-    dicts it was given, and comparing it with a hundred others costs more."""
-    for candidate in legal:
-        if candidate is action:
-            return True
-    return action in legal
 
 
 def find_action(legal: list[dict], *types: str, last: bool = False) -> dict | None:
@@ -221,13 +210,6 @@ def find_action(legal: list[dict], *types: str, last: bool = False) -> dict | No
         if action["type"] in types:
             return action
     return None
-
-
-def move_index(game, kind: int, last: bool = False) -> int:
-    """`find_action` on the legal actions as ints: the index of the first (or `last`)
-    legal action of `kind` (codes.py), -1 if there is none."""
-    moves = game.legal_moves(kind)
-    return moves[-1 if last else 0][0] if moves else -1
 
 
 def policy_names() -> list[str]:

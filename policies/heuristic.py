@@ -12,7 +12,7 @@ import numpy as np
 
 from policies import operating_play as op
 from policies.auction import ValueBidder, ValueParams
-from policies.base import AUCTION_DECISIONS, index_of, register
+from policies.base import AUCTION_DECISIONS, ByDicts, register
 from policies.choice import TEMPERATURE, Chooser
 from policies.spec import bind, check_ranges, parse_args
 from policies.stock_play import stock_turn
@@ -86,16 +86,11 @@ class Heuristic:
         self.params = params
         self.seat = seat
         self.chooser = Chooser(params.temperature, rng)
-        self.auction = ValueBidder(f"value_bidder(premium={params.premium})",
-                                   ValueParams(premium=params.premium, temperature=params.temperature), seat, rng)
+        self.auction = ByDicts(ValueBidder(f"value_bidder(premium={params.premium})",
+                                           ValueParams(premium=params.premium, temperature=params.temperature),
+                                           seat, rng))
         self.auction_strategy = self.auction.name
         self.cache = DecisionCache()
-
-    reads_codes = True  # the play loop calls act_code
-
-    def act(self, game, legal: list[dict]) -> dict:
-        """Its choice among `legal` (`game.legal_actions()`, in its order)."""
-        return legal[self.act_code(game)]
 
     def act_code(self, game) -> int:
         """The index of its choice in `game.legal_codes()`."""
@@ -108,12 +103,10 @@ class Heuristic:
         by_code = _BY_CODE.get(decision)
         if by_code is not None:
             return by_code(game, self.params, self.cache, self.chooser)
-        legal = game.legal_actions()
         if decision in AUCTION_DECISIONS:
-            action = self.auction.act(game, legal)
-        else:
-            action = _OPERATING[decision](game, legal, self.params, self.cache, self.chooser)
-        return index_of(legal, action)
+            return self.auction.act_code(game)
+        return game.action_index(_OPERATING[decision](game, game.legal_actions(), self.params, self.cache,
+                                                      self.chooser))
 
 
 def _factory(preset: str):

@@ -92,9 +92,10 @@ class Mcts:
         self.rollout: list[Heuristic] = []  # one greedy heuristic per seat, made at the first search
         self.sold: tuple[int, set[str]] = (-1, set())  # (ORs played, companies it sold since): this stock round's
 
-    def act(self, game, legal: list[dict]) -> dict:
-        if len(legal) == 1 or game.decision() not in SEARCHED:
-            return self.own.act(game, legal)
+    def act_code(self, game) -> int:
+        if game.legal_count() == 1 or game.decision() not in SEARCHED:
+            return self.own.act_code(game)
+        legal = game.legal_actions()
         if not self.rollout:
             greedy = replace(PRESETS[self.params.base], temperature=0.0)
             self.rollout = [Heuristic(self.params.base, greedy, s, self.rng) for s in range(game.players)]
@@ -102,10 +103,10 @@ class Mcts:
         if len(root.actions) > 1:
             for _ in range(self.params.playouts):
                 self._playout(game.clone(), root)
-        action = legal[root.actions[self._choice(root)]]
-        if action["type"] == "sell_cert":
-            self.sold[1].add(action["company"])
-        return action
+        chosen = root.actions[self._choice(root)]
+        if legal[chosen]["type"] == "sell_cert":
+            self.sold[1].add(legal[chosen]["company"])
+        return chosen
 
     def _choice(self, root: Node) -> int:
         """The most visited action, unless its mean value beats the heuristic's (position 0)
@@ -129,7 +130,7 @@ class Mcts:
         `banned`) at random."""
         seat = game.current_actor()
         allowed = [i for i in range(len(legal)) if i not in banned]
-        first = _index(legal, self.rollout[seat].act(game, legal))
+        first = self.rollout[seat].act_code(game)
         if first in banned:
             first = next(i for i in allowed if legal[i]["type"] in ("pass", "end_turn"))
         others = [i for i in allowed if i != first]
@@ -186,13 +187,6 @@ class Mcts:
         wealth = np.maximum(np.array(result["wealth"], dtype=float), 0)
         total = wealth.sum()
         return wealth / total if total > 0 else np.full(game.players, 1 / game.players)
-
-
-def _index(legal: list[dict], action: dict) -> int:
-    for i, candidate in enumerate(legal):
-        if candidate is action:
-            return i
-    return legal.index(action)
 
 
 def _factory(args: str, seat: int, rng: np.random.Generator) -> Mcts:

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import cython
 
-from menorca_sim.core.codes import BUY_VEHICLE, FORCED_BUY, PAYOUT, PLACE_STATION, SKIP, WITHHOLD
-from policies.base import find_action, move_index
+from menorca_sim.core.codes import FORCED_BUY, PAYOUT, SKIP, WITHHOLD
+from menorca_sim.moves import LAY_COST, first_move, station_sites, vehicle_purchases
+from policies.base import find_action
 from policies.choice import MONEY_SCALE, Chooser
 from policies.valuation import DecisionCache
 
@@ -47,10 +48,10 @@ def lay_tile(game, params, cache: DecisionCache, chooser: Chooser) -> int:
     ask = game.whatif
     revenues = ask.lay_revenues(company, fleet, lays)
     base = ask.route_revenue(company, fleet)
-    skip = move_index(game, SKIP, last=True)
+    skip = first_move(game, SKIP, last=True)
     horizon = params.horizon  # read once, not per lay
     best = _best_gain(chooser, [skip] + at,
-                      [0.0] + [(revenue - base) * horizon - lay[3] for lay, revenue in zip(lays, revenues)])
+                      [0.0] + [(revenue - base) * horizon - cost for (_, _, _, cost), revenue in zip(lays, revenues)])
     if best != skip or base > 0 or params.lookahead < 2:
         return best
     best_key = (0.0, 0)
@@ -59,8 +60,9 @@ def lay_tile(game, params, cache: DecisionCache, chooser: Chooser) -> int:
     cache.ask_next_lay_revenues(game, company, fleet, [], [lay for lay, now in zip(lays, revenues) if now == 0])
     for i, lay, now in zip(at, lays, revenues):
         revenue = lookahead_revenue(game, company, fleet, [lay], params.lookahead - 1, cache, now=now)
-        key = (revenue * params.horizon - lay[3],
-               len(cache.next_lay_revenues(game, company, fleet, [lay])) if revenue == 0 and lay[3] == 0 else 0)
+        cost = lay[LAY_COST]
+        key = (revenue * params.horizon - cost,
+               len(cache.next_lay_revenues(game, company, fleet, [lay])) if revenue == 0 and cost == 0 else 0)
         if key > best_key:
             best, best_key = i, key
     return best
@@ -113,16 +115,16 @@ def place_station(game, params, cache: DecisionCache, chooser: Chooser) -> int:
     company, info = _company(game, cache)
     fleet = _probe_fleet(game, company, info["vehicles"])
     spare = info["cash"] - vehicle_shortfall(game, company, info)
-    sites = [(i, action[1], action[2]) for i, action in game.legal_moves(PLACE_STATION) if action[2] <= spare]
-    skip = move_index(game, SKIP, last=True)
+    sites = [site for site in station_sites(game) if site.cost <= spare]
+    skip = first_move(game, SKIP, last=True)
     if not sites:
         return skip
     ask = game.whatif
-    revenues = ask.station_revenues(company, fleet, [node for _, node, _ in sites])  # the revenue before them on the way
+    revenues = ask.station_revenues(company, fleet, [site.node for site in sites])  # the revenue before them on the way
     base = ask.route_revenue(company, fleet)
     horizon = params.horizon  # read once, not per site
-    return _best_gain(chooser, [skip] + [i for i, _, _ in sites],
-                      [0.0] + [(revenue - base) * horizon - cost for (_, _, cost), revenue in zip(sites, revenues)])
+    return _best_gain(chooser, [skip] + [site.index for site in sites],
+                      [0.0] + [(revenue - base) * horizon - site.cost for site, revenue in zip(sites, revenues)])
 
 
 def _best_gain(chooser: Chooser, options: list, gains: list[float]):
@@ -194,49 +196,50 @@ def buy_vehicle(game, params, cache: DecisionCache, chooser: Chooser) -> int:
     """The bank vehicle of the highest `purchase_value`, while that is positive; a
     company without vehicles buys the best it can; a forced purchase when offered.
     Otherwise a company with idle cash upgrades (`upgrade`). Read from the legal actions
-    as ints (`Game.legal_moves`): the index of the chosen action."""
-    forced = move_index(game, FORCED_BUY)
+    as ints (menorca_sim.moves): the index of the chosen action."""
+    forced = first_move(game, FORCED_BUY)
     if forced >= 0:
         return forced
     company, info = _company(game, cache)
     fleet = info["vehicles"]
-    ids = game.tables.vehicle_ids
-    # (value, -price, -index, (index, vehicle, vehicle returned or None, price)) of each bank purchase
-    choices = []
-    for i, action in game.legal_moves(BUY_VEHICLE):
-        if action[2] < 0:  # from the bank
-            purchase = (i, ids[action[1]], ids[action[4]] if action[4] >= 0 else None, action[3])
-            choices.append((purchase_value(game, company, fleet, purchase[1], purchase[2], purchase[3], params,
-                                           cache), -purchase[3], -i, purchase))
-    if not choices:
-        return move_index(game, SKIP, last=True) if fleet else 0
-    by_price = sorted(choices, key=lambda c: (-c[1], -c[2]))  # on equal value the cheaper, then the first
-    best = by_price[chooser.pick([c[0] for c in by_price], MONEY_SCALE)]
-    if best[0] > 0 or not fleet:
-        return best[3][0]
-    chosen = upgrade(game, info, choices, params)
-    return chosen if chosen >= 0 else move_index(game, SKIP, last=True)
+    purchases, values = [], []  # the bank's offers, and each one's `purchase_value`
+    for offer in vehicle_purchases(game):
+        if offer.seller is None:
+            purchases.append(offer)
+            values.append(purchase_value(game, company, fleet, offer.vehicle, offer.returned, offer.price, params,
+                                         cache))
+    if not purchases:
+        return first_move(game, SKIP, last=True) if fleet else 0
+    # on equal value the cheaper, then the first
+    by_price = sorted(range(len(purchases)), key=lambda k: (purchases[k].price, purchases[k].index))
+    best = by_price[chooser.pick([values[k] for k in by_price], MONEY_SCALE)]
+    if values[best] > 0 or not fleet:
+        return purchases[best].index
+    chosen = upgrade(game, info, purchases, values, params)
+    return chosen if chosen >= 0 else first_move(game, SKIP, last=True)
 
 
-def upgrade(game, info: dict, choices: list[tuple], params) -> int:
+def upgrade(game, info: dict, purchases: list, values: list[float], params) -> int:
     """The newest ship on sale, bought with cash the company cannot otherwise put to
     work (in a free slot, or in place of an older ship): only while it keeps
     `upgrade_ships` × the price in its treasury and the purchase costs it no revenue
     (other companies' losses from a phase it starts included, as in `purchase_value`).
     Newer ships outlast the old ones, and selling out a tier moves the game on to the
     phases with better tiles and longer ships, which a company with a full network and
-    idle cash can only gain from. The index of the purchase (`buy_vehicle`'s `choices`),
-    -1 for none."""
+    idle cash can only gain from. The legal action's index of the purchase (one of
+    `buy_vehicle`'s bank `purchases`, each of value `values`), -1 for none."""
     o = outlook(game)
     kind, tier = o.kind, o.tier  # tier: vehicle -> its phase's index
-    ships = [c for c in choices if kind[c[3][1]] != "cart"
-             and info["cash"] >= (1 + params.upgrade_ships) * c[3][3]
-             and (c[3][2] is None or tier[c[3][2]] < tier[c[3][1]])]
+    ships = [k for k, p in enumerate(purchases) if kind[p.vehicle] != "cart"
+             and info["cash"] >= (1 + params.upgrade_ships) * p.price
+             and (p.returned is None or tier[p.returned] < tier[p.vehicle])]
     if not ships:
         return -1
-    newest = max(tier[c[3][1]] for c in ships)
-    value, _, _, purchase = max((c for c in ships if tier[c[3][1]] == newest), key=lambda c: c[:3])
-    return purchase[0] if value + purchase[3] >= 0 else -1
+    newest = max(tier[purchases[k].vehicle] for k in ships)
+    # the most valuable, then the cheaper, then the first
+    best = max((k for k in ships if tier[purchases[k].vehicle] == newest),
+               key=lambda k: (values[k], -purchases[k].price, -purchases[k].index))
+    return purchases[best].index if values[best] + purchases[best].price >= 0 else -1
 
 
 def _investments(game, company: str, fleet: list[str]) -> list[tuple[str, str | None, int]]:
@@ -281,7 +284,7 @@ def dividend(game, params, cache: DecisionCache, chooser: Chooser) -> int:
     paying would not move the price right anyway. (The index of the choice among the legal
     actions.)"""
     company, info = _company(game, cache)
-    payout, withhold = move_index(game, PAYOUT), move_index(game, WITHHOLD)
+    payout, withhold = first_move(game, PAYOUT), first_move(game, WITHHOLD)
     if params.payout == "always":
         return payout
     if vehicle_shortfall(game, company, info) > 0:

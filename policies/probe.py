@@ -33,7 +33,9 @@ import numpy as np
 from policies.auction import auction_lot, reservations
 from policies.base import check_names, find_action, make_policy, register
 from policies.errors import PolicyError
-from policies.spec import bind, parse_args
+from policies.spec import bind, parse_args, split_spec
+
+FORCES = ("start", "legacy", "pump", "loot", "tier")  # what a probe may force: exactly one of them
 
 
 @dataclass(frozen=True)
@@ -47,7 +49,7 @@ class ProbeParams:
     tier: bool = False  # its companies buy the newest vehicles whenever they may: the tiers move on
 
     def __post_init__(self) -> None:
-        if sum(map(bool, (self.start, self.legacy, self.pump, self.loot, self.tier))) != 1:
+        if sum(bool(getattr(self, key)) for key in FORCES) != 1:
             raise ValueError("a probe forces one thing: give start=COMPANY, legacy=LEGACY, pump=true, loot=true "
                              "or tier=true")
         if not self.legacy and self.up_to != -1:
@@ -63,7 +65,7 @@ class Probe:
         self.auction_strategy = player.auction_strategy
         forcing = {"start": self._take_first, "legacy": self._bid, "pump": self._pump, "loot": self._loot,
                    "tier": self._next_tier}
-        self._force = next(forcing[k] for k in forcing if getattr(params, k))
+        self._force = next(forcing[k] for k in FORCES if getattr(params, k))
         self._pumped = (-1, "", 0)  # (OR, company, certificates sold) of its last pumping sale
         self._looting: set[str] = set()  # the minors it has sold out of to loot them
         self._checked = False
@@ -78,16 +80,18 @@ class Probe:
         check_names(self.player, ruleset)
         self._checked = True
 
-    def act(self, game, legal: list[dict]) -> dict:
+    def act_code(self, game) -> int:
         if not self._checked:  # built without a ruleset (the Python API): checked at the first decision
             self.check_ruleset(game.ruleset)
+        legal = game.legal_actions()
         forced = self._force(game, legal)
         if forced is not None:
-            return forced
-        action = self.player.act(game, legal)
-        if action["type"] in ("buy_cert", "start_company") and action["company"] in self._looting:
-            return find_action(legal, "end_turn", "pass", last=True)  # a minor it loots it never buys back
-        return action
+            return game.action_index(forced)
+        i = self.player.act_code(game)
+        if legal[i]["type"] in ("buy_cert", "start_company") and legal[i]["company"] in self._looting:
+            # a minor it loots it never buys back
+            return game.action_index(find_action(legal, "end_turn", "pass", last=True))
+        return i
 
     def _directs(self, game, company: str | None) -> bool:
         return company is not None and game.director(company) == self.seat
@@ -191,6 +195,21 @@ class Probe:
 def _factory(args: str, seat: int, rng: np.random.Generator) -> Probe:
     params = bind(ProbeParams, parse_args(args, "policy probe"), "policy probe")
     return Probe(params, make_policy(params.play, seat, rng), seat)
+
+
+def probe_target(spec: str) -> tuple[str, str] | None:
+    """What the probe `spec` forces (one of FORCES) and its item (a company, a legacy, or
+    "true"), read by the spec grammar; None for a spec that is no probe or does not read."""
+    try:
+        style, _ = split_spec(spec)
+        args = parse_args(style.args, f"policy spec {spec!r}") if style.name == "probe" else {}
+    except PolicyError:
+        return None
+    for key in FORCES:
+        value = args.get(key)
+        if value:
+            return key, "true" if value is True else str(value)
+    return None
 
 
 register("probe", _factory)

@@ -13,8 +13,8 @@ class RandomLegal:
     def __init__(self, rng: np.random.Generator) -> None:
         self.rng = rng
 
-    def act(self, game, legal: list[dict]) -> dict:
-        return legal[int(self.rng.integers(len(legal)))]
+    def act_code(self, game) -> int:
+        return int(self.rng.integers(game.legal_count()))
 
 
 def _factory(args: str, seat: int, rng: np.random.Generator) -> RandomLegal:

@@ -1,5 +1,6 @@
-"""Policy spec text: `name`, `name(key=value, ...)`, `STYLE+AUCTION` and
-`package.module:Factory(...)`. Values are parsed strictly: integers, decimals,
+"""Policy spec text, the one grammar every reader uses (the policies, the command line,
+the analysis): `name`, `name(key=value, ...)`, `STYLE+AUCTION`, `package.module:Factory(...)`,
+and a comma-separated spec per seat. Values are parsed strictly: integers, decimals,
 `true`/`false`, quoted strings or bare words; anything else is an error."""
 from __future__ import annotations
 
@@ -24,6 +25,19 @@ class Call:
     """One part of a spec: a name and its argument text (still unparsed)."""
     name: str
     args: str
+
+
+def split_seat_specs(text: str) -> list[str]:
+    """One spec per seat from `a, b(x=1, y=2)+c`: split at the commas outside parentheses
+    (the command line's --policies)."""
+    specs, depth, start = [], 0, 0
+    for i, ch in enumerate(text):
+        depth += (ch == "(") - (ch == ")")
+        if ch == "," and depth == 0:
+            specs.append(text[start:i])
+            start = i + 1
+    specs.append(text[start:])
+    return [s.strip() for s in specs if s.strip()]
 
 
 def split_spec(spec: str) -> tuple[Call, Call | None]:

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from array import array
 
-from menorca_sim.core.codes import BUY_CERT, END_TURN, SELL_CERT, SOURCE_TREASURY, SR_PASS, START_COMPANY
+from menorca_sim.core.codes import END_TURN, SR_PASS
 from menorca_sim.core.track import PORT
-from policies.base import move_index
+from menorca_sim.moves import cert_purchases, cert_sales, company_starts, first_move
 from policies.choice import YIELD_SCALE, Chooser
 from policies.operating_play import earns_within
 from policies.valuation import DecisionCache, vehicle_shortfall
@@ -46,37 +46,36 @@ def reserve(game, seat: int, params, cache: DecisionCache) -> int:
 
 
 def stock_turn(game, seat: int, params, cache: DecisionCache, chooser: Chooser) -> int:
-    """The index of its choice among the legal actions, read as ints (`Game.legal_moves`)."""
-    ids = game.tables.company_ids
+    """The index of its choice among the legal actions, read as ints (menorca_sim.moves)."""
     me = cache.player(game, seat)
     companies = cache.companies(game)
-    sells = [(i, ids[action[1]]) for i, action in game.legal_moves(SELL_CERT)]
-    done = max(move_index(game, SR_PASS, last=True), move_index(game, END_TURN, last=True))  # -1: it may not stop
+    sells = cert_sales(game)
+    done = max(first_move(game, SR_PASS, last=True), first_move(game, END_TURN, last=True))  # -1: it may not stop
     if sells and (done < 0 or me["certs"] > _cert_limit(game)):  # over the limit: the worst company
-        scored = [(_score(game, c, companies, seat, params, cache), k) for k, (_, c) in enumerate(sells)]
-        return sells[min(scored)[1]][0]
-    for i, c in sells:
-        if companies[c]["director"] != seat and _fails(game, c, companies, params, cache):
-            return i
+        scored = [(_score(game, sale.company, companies, seat, params, cache), k) for k, sale in enumerate(sells)]
+        return sells[min(scored)[1]].index
+    for sale in sells:
+        if companies[sale.company]["director"] != seat and _fails(game, sale.company, companies, params, cache):
+            return sale.index
     cash = me["cash"] - reserve(game, seat, params, cache)
     start = _start(game, seat, params, cash, cache)
     if start >= 0:
         return start
-    buys, scores = [], []  # (index, source) of the certificates worth buying, and their scores
-    for i, action in game.legal_moves(BUY_CERT):
-        c = ids[action[1]]
+    buys, scores = [], []  # the purchases worth making, and their scores
+    for buy in cert_purchases(game):
+        c = buy.company
         if _cert_cost(game, c, companies) > cash:
             continue
         score = _score(game, c, companies, seat, params, cache)
         if score < params.min_yield or _fails(game, c, companies, params, cache):
             continue
-        buys.append((i, action[2]))
+        buys.append(buy)
         scores.append(score)
     if not buys:
         return done
     # the best company; on an equal score its treasury first (the company gets the money)
-    order = sorted(range(len(buys)), key=lambda k: buys[k][1] != SOURCE_TREASURY)
-    return buys[order[chooser.pick([scores[k] for k in order], YIELD_SCALE)]][0]
+    order = sorted(range(len(buys)), key=lambda k: not buys[k].from_treasury)
+    return buys[order[chooser.pick([scores[k] for k in order], YIELD_SCALE)]].index
 
 
 def _score(game, company: str, companies: dict, seat: int, params, cache: DecisionCache) -> float:
@@ -112,13 +111,12 @@ def _start(game, seat: int, params, cash: int, cache: DecisionCache) -> int:
     first_fleet = _first_fleet(rs)
     if budget < first_fleet:  # no start is affordable
         return -1
-    t = game.tables
     # majors first, the highest par first, then in the order offered
     affordable = []
-    for i, action in game.legal_moves(START_COMPANY):
-        company, par = t.company_ids[action[1]], t.market.value(action[2], action[3])
+    for start in company_starts(game):
+        company, par = start.company, start.par
         if first_fleet <= par * rs.companies[company].certificates[0] // 10 <= budget:
-            affordable.append((rs.companies[company].kind != "major", -par, i, company))
+            affordable.append((rs.companies[company].kind != "major", -par, start.index, company))
     affordable.sort()
     for _, minus_par, i, company in affordable:
         if _has_prospects(game, i, company, -minus_par, params.lookahead):

@@ -41,10 +41,11 @@ class Change:
         return f"`{self.key}`: {self.direction}. {self.evidence}.{value}"
 
 
-def what_to_change(a: Analysis) -> list[Change]:
+def what_to_change(a: Analysis, variant: str | None = None) -> list[Change]:
     """The ranked changes (at most `MOST`; one per key, the strongest evidence kept; a
-    finding that reverses with strength suggests no change)."""
-    changes = [*_seat_changes(a), *_legacy_changes(a), *_dead_changes(a)]
+    finding that reverses with strength suggests no change); with `variant`, those its
+    games point at alone (`side_by_side.relative_changes` sets variants against the baseline)."""
+    changes = [*_seat_changes(a, variant), *_legacy_changes(a, variant), *_dead_changes(a, variant)]
     best: dict[str, Change] = {}
     for c in sorted((c for c in changes if c.score > 0), key=lambda c: -c.score):
         best.setdefault(c.key, c)
@@ -74,9 +75,13 @@ def _fair_value(a: Analysis, key_start: str, target: str) -> str:
         f"{r['players']} players" for r in rows.iter_rows(named=True))
 
 
-def _seat_changes(a: Analysis) -> list[Change]:
+def _facts(a: Analysis, variant: str | None) -> dict:
+    return {k: v for k, v in find.facts(a).items() if variant is None or k[1] == variant}
+
+
+def _seat_changes(a: Analysis, variant: str | None) -> list[Change]:
     out = []
-    for key, by_pop in find.facts(a).items():  # seat 2 of 2 is seat 1's complement: one change
+    for key, by_pop in _facts(a, variant).items():  # seat 2 of 2 is seat 1's complement: one change
         if key[0] != "seat" or find.label(a, by_pop) == find.NOT_FOUND or (key[2] == 2 and key[3] != 1):
             continue
         c = _strongest(a, by_pop)
@@ -94,9 +99,9 @@ def _seat_changes(a: Analysis) -> list[Change]:
     return out
 
 
-def _legacy_changes(a: Analysis) -> list[Change]:
+def _legacy_changes(a: Analysis, variant: str | None) -> list[Change]:
     out = []
-    for key, by_pop in find.facts(a).items():
+    for key, by_pop in _facts(a, variant).items():
         if key[0] != "legacy" or find.label(a, by_pop) == find.NOT_FOUND:
             continue
         c = _strongest(a, by_pop)
@@ -110,7 +115,7 @@ def _legacy_changes(a: Analysis) -> list[Change]:
     return out
 
 
-def _dead_changes(a: Analysis) -> list[Change]:
+def _dead_changes(a: Analysis, variant: str | None) -> list[Change]:
     """Legacies that never sell above their minimum under the strongest play (judged as
     Dead content judges them). Late phases the strongest rung never reaches are a
     finding, not an item here: no key is known to bring them back (a bigger bank does
@@ -119,7 +124,8 @@ def _dead_changes(a: Analysis) -> list[Change]:
     if top is None:
         return []
     out = []
-    for (legacy,), g in a.tables["auction_prices"].filter(pl.col("population") == top).group_by(
+    prices = a.tables["auction_prices"].filter(pl.col("population") == top)
+    for (legacy,), g in prices.filter(pl.col("variant") == variant if variant is not None else True).group_by(
             "legacy", maintain_order=True):
         for _, r in (r for r in find.dead_in(a, g, "above_min_rate") if r[1][3] >= find.MIN_GAMES):
             out.append(Change(f"legacies.{legacy}.price", "lower it",

@@ -3,8 +3,6 @@ policy spec, seat, minor draw, player count, population and variant; a variant o
 probe against the same seat on the same seeds. The unit is the distinct game."""
 from __future__ import annotations
 
-import re
-
 import polars as pl
 
 from menorca_sim.analysis import stats
@@ -92,14 +90,13 @@ def legacy_edge(ds: Dataset) -> pl.DataFrame:
                           pl.Series("p_value", p)))
 
 
-PROBE = re.compile(r"^probe\(.*\b(start|legacy|pump|loot|tier)=['\"]?([^,'\")]+)")  # policies/probe.py's specs
-
-
 def probe_effects(ds: Dataset) -> pl.DataFrame:
     """Per probe (a seat forced to one thing: policies/probe.py), variant and player
     count: the prober's win share in the games where its item is in play, against the
     win share of the same seat on the same seeds in the reference population (the first
     without a probe): the paired difference with its t interval and test."""
+    from policies.probe import probe_target  # here: the analysis loads no players unless it reads probes
+
     schema = {"variant": pl.String, "population": pl.String, "players": pl.Int64, "probe": pl.String,
               "forces": pl.String, "item": pl.String, "pairs": pl.Int64, "win_share": pl.Float64,
               "reference_win_share": pl.Float64, "change": pl.Float64, "change_low": pl.Float64,
@@ -116,10 +113,10 @@ def probe_effects(ds: Dataset) -> pl.DataFrame:
     rows = []
     for (variant, population, n, spec), group in probers.group_by("variant", "population", "players", "policy",
                                                                    maintain_order=True):
-        match = PROBE.match(spec)
-        if match is None:
+        target = probe_target(spec)
+        if target is None:
             continue
-        forces, item = match.groups()
+        forces, item = target
         if forces == "legacy":  # the games where the legacy was in play (every legacy in play is sold)
             group = group.join(sold.filter(pl.col("legacy") == item).select("game_id", "variant"),
                                on=["game_id", "variant"])

@@ -190,11 +190,12 @@ def facts(a: Analysis) -> dict[tuple, dict[str, stats.Comparison]]:
     its comparison in each population."""
     out: dict[tuple, dict[str, stats.Comparison]] = defaultdict(dict)
     for c in a.comparisons:
-        out[_fact(c)][c.row.get("population", "")] = c
+        out[fact_key(c)][c.row.get("population", "")] = c
     return out
 
 
-def _fact(c: stats.Comparison) -> tuple:
+def fact_key(c: stats.Comparison) -> tuple:
+    """The fact a comparison tests: its section and key columns, the population left out."""
     r = c.row
     if c.section == "seat":
         return ("seat", r["variant"], r["players"], r["seat"])
@@ -453,12 +454,15 @@ def _variant_findings(a: Analysis, found: dict) -> list[Finding]:
         if key[0] == "variants":
             by_variant[key[1], key[2]].append(min(by_pop.values(), key=lambda c: c.p_holm))
     overrides = _overrides(a)
+    files = {v["name"]: v["ruleset"] for v in planned(a.manifest, "variants") if "ruleset" in v}
     out = []
     for (variant, players), comparisons in by_variant.items():
         comparisons.sort(key=lambda c: c.p_holm)
         changes = [_change(c) for c in comparisons[:MAX_METRICS]]
         more = len(comparisons) - MAX_METRICS
         keys = ", ".join(overrides.get(variant, [])) or "its overrides"
+        if variant in files:
+            keys = f"its rules file {files[variant]}" + (f" and {keys}" if overrides.get(variant) else "")
         out.append(Finding(f"In {players}-player games variant {variant} changes {'; '.join(changes)}"
                            + (f" (and {more} more)" if more > 0 else ""), f"the keys it sets: {keys}"))
     return out

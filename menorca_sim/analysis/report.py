@@ -13,7 +13,7 @@ from typing import Callable
 
 import polars as pl
 
-from menorca_sim.analysis import advice, charts
+from menorca_sim.analysis import advice, charts, side_by_side
 from menorca_sim.analysis import findings as find
 from menorca_sim.analysis.dataset import Dataset, DatasetError
 from menorca_sim.analysis.pipeline import Analysis, analyse
@@ -120,8 +120,10 @@ def evidence(analysis: Analysis) -> str:
 
 
 def changes(analysis: Analysis) -> list[str]:
-    """What to change first (`advice.what_to_change`): the page opens with it."""
-    lines = [c.line() for c in advice.what_to_change(analysis)]
+    """What to change first (`advice.what_to_change`): the page opens with it. With
+    named variants, the baseline's changes and each variant's relative to them
+    (`side_by_side.relative_changes`)."""
+    lines = side_by_side.relative_changes(analysis) or [c.line() for c in advice.what_to_change(analysis)]
     return lines or ["Nothing the findings point at: no seat or legacy imbalance was found after Holm correction, "
                      "and no content is dead under the strongest play."]
 
@@ -251,6 +253,12 @@ SECTIONS = [
          lambda a: [("Fair values", a.tables["fair_values"]), ("Measures at each point", a.tables["sweep_metrics"])],
          lambda a, out: [charts.sweep(a.tables["sweep_metrics"], _chart_file(out, "sweeps"))],
          lambda a: [f.line() for f in find.fair_value_findings(a)], when=lambda a: "fair_values" in a.tables),
+    Part("side", "Side by side", "How does each fact the report tested move from the baseline to each named "
+         "variant? Both estimates with their intervals, and the difference; its interval takes the two as "
+         "independent, so it is the wider, cautious one (the same seeds make the two move together; the Variants "
+         "section pairs the games themselves). Win shares and edges are fractions (0.05 = 5 points).",
+         lambda a: [("Every tested fact, baseline and variant", side_by_side.side_by_side(a))],
+         when=lambda a: bool(side_by_side.named_variants(a))),
     Part("glance", "Variants at a glance", "What does each rule variant do to the game: how long it lasts, how "
          "it ends, how far it gets, and which companies start and float?",
          lambda a: [("Length and end by variant", a.tables["variant_overview"]),

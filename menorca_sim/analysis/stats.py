@@ -24,7 +24,8 @@ class Interval:
     high: float
 
 
-def _z(confidence: float) -> float:
+def z_value(confidence: float) -> float:
+    """The normal quantile of a two-sided interval at `confidence`."""
     return float(sps.norm.ppf(0.5 + confidence / 2))
 
 
@@ -36,7 +37,7 @@ def wilson_interval(successes: np.ndarray | float, n: np.ndarray | float,
     winners, so the successes of a seat are the sum of its win shares."""
     s = np.asarray(successes, dtype=float)
     n = np.asarray(n, dtype=float)
-    z = _z(confidence)
+    z = z_value(confidence)
     with np.errstate(invalid="ignore", divide="ignore"):
         p = s / n
         denom = 1 + z * z / n
@@ -85,7 +86,7 @@ def excess_rate(observed: np.ndarray, expected: np.ndarray, variance: np.ndarray
     o, e, v, n = (np.asarray(a, dtype=float) for a in (observed, expected, variance, n))
     with np.errstate(invalid="ignore", divide="ignore"):
         excess = (o - e) / n
-        half = _z(confidence) * np.sqrt(v) / n
+        half = z_value(confidence) * np.sqrt(v) / n
         p = 2 * sps.norm.sf(np.abs(o - e) / np.sqrt(v))
     p = np.where(v > 0, p, np.where(o == e, 1.0, 0.0))
     return excess, excess - half, excess + half, p
@@ -198,12 +199,12 @@ def apply_holm(comparisons: list[Comparison], alpha: float = ALPHA) -> None:
     (exactly for the normal-approximation tests, closely for the others)."""
     adjusted = holm([c.p_value for c in comparisons])
     order = sorted(range(len(comparisons)), key=lambda i: comparisons[i].p_value)
-    z = _z(1 - alpha)
+    z = z_value(1 - alpha)
     for rank, i in enumerate(order):
         c = comparisons[i]
         c.p_holm = float(adjusted[i])
         c.significant = bool(adjusted[i] < alpha)
-        widen = _z(1 - alpha / (len(comparisons) - rank)) / z
+        widen = z_value(1 - alpha / (len(comparisons) - rank)) / z
         c.holm_low = max(c.bounds[0], c.estimate - (c.estimate - c.low) * widen)
         c.holm_high = min(c.bounds[1], c.estimate + (c.high - c.estimate) * widen)
 

@@ -29,12 +29,13 @@ def command(players: int, seed: int, minors: str | None, policy_specs: str, log_
     from menorca_sim.play import play_game, seat_policies
     from menorca_sim.rules import load_ruleset
     from menorca_sim.run.experiment import check_policy_spec
+    from policies.spec import split_seat_specs
 
     rs = load_ruleset(rules_path) if rules_path else load_ruleset()
     if players not in rs.player_counts:
         raise click.BadParameter(f"the ruleset has no {players}-player setup "
                                  f"(it has {', '.join(map(str, sorted(rs.player_counts)))})", param_hint="--players")
-    specs = split_specs(policy_specs)
+    specs = split_seat_specs(policy_specs)
     if len(specs) == 1:
         specs = specs * players
     if len(specs) != players:
@@ -72,14 +73,3 @@ def parse_minors(rs, text: str) -> list[str]:
         raise click.BadParameter(f"{problem} (the ruleset has {', '.join(rs.minors)})", param_hint="--minors")
     return names
 
-
-def split_specs(text: str) -> list[str]:
-    """Split "a,b(x=1,y=2)" at the commas outside parentheses."""
-    specs, depth, start = [], 0, 0
-    for i, ch in enumerate(text):
-        depth += (ch == "(") - (ch == ")")
-        if ch == "," and depth == 0:
-            specs.append(text[start:i])
-            start = i + 1
-    specs.append(text[start:])
-    return [s.strip() for s in specs if s.strip()]

@@ -42,20 +42,27 @@ def load_ruleset(path: str | Path | None = None, overrides: Mapping[str, Any] | 
     they are applied to the parsed file before validation."""
     path = Path(path) if path is not None else default_ruleset_path()
     file = path.name or str(path)
-    try:
-        raw_bytes = path.read_bytes()
-    except OSError as exc:
-        raise RulesetError(file, "", f"cannot read file ({exc.strerror or exc})") from None
-    try:
-        data = tomllib.loads(raw_bytes.decode("utf-8"))
-    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        raise RulesetError(file, "", f"not valid TOML ({exc})") from None
+    raw_bytes, data = read_rules_file(path)
     overrides = dict(overrides or {})
     data = apply_overrides(file, data, overrides)
     digest = hashlib.sha256(raw_bytes + json.dumps(overrides, sort_keys=True, default=str).encode()).hexdigest()
     ruleset = parse_ruleset(EngineTable(file, data), str(path), digest, overrides)
     cross_check(file, ruleset)
     return ruleset
+
+
+def read_rules_file(path: Path) -> tuple[bytes, dict]:
+    """A rules file's bytes and its TOML tables (a file that cannot be read or parsed is
+    a RulesetError naming it)."""
+    file = path.name or str(path)
+    try:
+        raw_bytes = path.read_bytes()
+    except OSError as exc:
+        raise RulesetError(file, "", f"cannot read file ({exc.strerror or exc})") from None
+    try:
+        return raw_bytes, tomllib.loads(raw_bytes.decode("utf-8"))
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise RulesetError(file, "", f"not valid TOML ({exc})") from None
 
 
 def apply_overrides(file: str, data: dict, overrides: Mapping[str, Any]) -> dict:

@@ -36,13 +36,13 @@ class ChunkResult:
 _RULESETS: dict[tuple[str | None, str, str], Ruleset] = {}
 
 
-def ruleset_for(experiment: Experiment, variant: Variant) -> Ruleset:
+def ruleset_for(variant: Variant) -> Ruleset:
     """The variant's ruleset, loaded once per process; the hash check catches a worker
     that sees a different file than the machine that planned the run."""
-    key = (experiment.ruleset_path, json.dumps(variant.overrides, sort_keys=True, default=str),
+    key = (variant.ruleset_path, json.dumps(variant.overrides, sort_keys=True, default=str),
            variant.ruleset_sha256)
     if key not in _RULESETS:
-        ruleset = load_ruleset(experiment.ruleset_path, variant.overrides)
+        ruleset = load_ruleset(variant.ruleset_path, variant.overrides)
         if ruleset.sha256 != variant.ruleset_sha256:
             raise RuntimeError(f"ruleset {ruleset.source} on this worker differs from the planned one "
                                f"(sha256 {ruleset.sha256[:12]} vs {variant.ruleset_sha256[:12]})")
@@ -72,7 +72,7 @@ def play_one(ruleset: Ruleset, game: GameSpec, check: bool = False, rounds: bool
 def play_chunk(experiment: Experiment, chunk_id: int, start: int, stop: int, play: PlayFn,
                limits: Limits = Limits()) -> ChunkResult:
     """Play games [start, stop) of the plan, in game id order, under `limits`."""
-    rulesets = {v.name: ruleset_for(experiment, v) for v in experiment.variants}  # before any fork: children share them
+    rulesets = {v.name: ruleset_for(v) for v in experiment.variants}  # before any fork: children share them
     games = list(experiment.games_in(start, stop))
     one = functools.partial(_game_rows, rulesets, play)
     with decision_limit(limits.max_decisions):

@@ -30,6 +30,8 @@ one line: `file: key: problem`.
     [overrides]                         # dotted ruleset keys, for every variant
     [variants.bonus20]                  # optional: the same games with these overrides
     "markers.market_bonus" = 20
+    [variants.mine]                     # a variant may play another rules file (its overrides
+    ruleset = "my_rules.toml"           # apply to that file): `menorca-sim compare` is two of these
 """
 from __future__ import annotations
 
@@ -77,6 +79,7 @@ class Variant:
     name: str  # "" when the experiment has no variants
     overrides: dict[str, Any]  # the experiment's overrides, then the variant's
     ruleset_sha256: str
+    ruleset_path: str | None = None  # the rules file its overrides apply to (None: the default ruleset)
 
 
 @dataclass(frozen=True)
@@ -150,17 +153,22 @@ class Experiment:
     def plan(self) -> dict[str, Any]:
         """A JSON-able description that fixes every game (compared on resume)."""
         return {
-            "name": self.name, "ruleset": Path(self.ruleset_path).name if self.ruleset_path else "default",
+            "name": self.name, "ruleset": _file_name(self.ruleset_path),
             "seed": self.seed,
             "games": self.games, "seating": self.seating,
             "cells": [c.name for c in self.cells],
-            "variants": [{"name": v.name, "overrides": v.overrides, "ruleset_sha256": v.ruleset_sha256}
+            "variants": [{"name": v.name, "overrides": v.overrides, "ruleset_sha256": v.ruleset_sha256,
+                          **({"ruleset": _file_name(v.ruleset_path)} if v.ruleset_path != self.ruleset_path else {})}
                          for v in self.variants],
             "populations": [{"name": pop.name, "arrangements": {str(p): [list(a) for a in opts]
                                                                 for p, opts in pop.arrangements.items()}}
                             for pop in self.populations],
             "sweeps": [{"name": sw.name, "keys": list(sw.keys), "points": list(sw.points)} for sw in self.sweeps],
         }
+
+
+def _file_name(ruleset_path: str | None) -> str:
+    return Path(ruleset_path).name if ruleset_path else "default"
 
 
 PolicyCheck = Callable[[str, Ruleset], None]
@@ -228,8 +236,11 @@ def _parse(t: Table, folder: Path, games_override: int | None, check_policy: Pol
     seed = t.int("seed", minimum=0)
     seating = t.str("seating", "rotate", choices=SEATINGS)
     base = _overrides(t, "overrides", t.raw("overrides", {}))
-    ruleset, variants, sweeps = _variants(t, ruleset_path, base)
+    ruleset, variants, sweeps = _variants(t, ruleset_path, folder, base)
     players = _players(t, ruleset)
+    for v in variants:
+        if v.ruleset_path != ruleset_path:  # a variant on its own rules file must seat the same tables
+            _players(t, load_ruleset(v.ruleset_path, v.overrides), f"variants.{v.name}.ruleset")
     every_draw = list(itertools.combinations(ruleset.minors, ruleset.setup.minors_in_play))
     cells = tuple(Cell(p, m, (p, _draw_number(every_draw, m)))
                   for p, m in itertools.product(players, _minor_draws(t, ruleset, every_draw)))
@@ -310,27 +321,43 @@ def _overrides(t: Table, key: str, value: Any) -> dict[str, Any]:
     return flat
 
 
-def _variants(t: Table, ruleset_path: str | None,
+def _variants(t: Table, ruleset_path: str | None, folder: Path,
               base: dict[str, Any]) -> tuple[Ruleset, tuple[Variant, ...], tuple[Sweep, ...]]:
     """Load the ruleset plain, with the common overrides, then once per variant (the
     named ones, then a sweep's points), so that each problem is reported at the key
-    that causes it."""
+    that causes it. A named variant's `ruleset` key plays another rules file (relative
+    to the experiment's folder), the common overrides and its own applied to it."""
     raw = t.raw("variants", {})
     if not isinstance(raw, dict):
         raise t.fail("variants", "expected a table of named override tables")
     _load_ruleset(t, "ruleset", ruleset_path, {})
     ruleset = _load_ruleset(t, "overrides", ruleset_path, base)
-    named = [(f"variants.{name}", name, _overrides(t, f"variants.{name}", value)) for name, value in raw.items()]
+    named = [(f"variants.{name}", name, *_own_ruleset(t, f"variants.{name}", value, folder, ruleset_path))
+             for name, value in raw.items()]
     sweeps, points = _sweeps(t)
     if not named and not points:
-        return ruleset, (Variant(0, "", base, ruleset.sha256),), ()
+        return ruleset, (Variant(0, "", base, ruleset.sha256, ruleset_path),), ()
     variants = []
-    for index, (key, name, own) in enumerate(named + points):
+    for index, (key, name, own, path) in enumerate(named + [(*point, ruleset_path) for point in points]):
         if name in {v.name for v in variants}:
             raise t.fail(key, f"variant {name!r} is named twice")
         overrides = {**base, **own}
-        variants.append(Variant(index, name, overrides, _load_ruleset(t, key, ruleset_path, overrides).sha256))
+        variants.append(Variant(index, name, overrides, _load_ruleset(t, key, path, overrides).sha256, path))
     return ruleset, tuple(variants), sweeps
+
+
+def _own_ruleset(t: Table, key: str, value: Any, folder: Path,
+                 ruleset_path: str | None) -> tuple[dict[str, Any], str | None]:
+    """A named variant's overrides and the rules file they apply to."""
+    if not isinstance(value, dict):
+        raise t.fail(key, "expected a table of ruleset keys to override")
+    own = dict(value)
+    path = own.pop("ruleset", None)
+    if path is None:
+        return _overrides(t, key, own), ruleset_path
+    if not isinstance(path, str) or not path:
+        raise t.fail(f"{key}.ruleset", f"expected a rules file's path or \"default\", got {path!r}")
+    return _overrides(t, key, own), None if path == "default" else str((folder / path).resolve())
 
 
 def _sweeps(t: Table) -> tuple[tuple[Sweep, ...], list[tuple[str, str, dict[str, Any]]]]:
@@ -404,7 +431,7 @@ def _load_ruleset(t: Table, key: str, path: str | None, overrides: dict[str, Any
         raise t.fail(key, str(exc)) from None
 
 
-def _players(t: Table, ruleset: Ruleset) -> tuple[int, ...]:
+def _players(t: Table, ruleset: Ruleset, where: str = "players") -> tuple[int, ...]:
     players = t.int_list("players", minimum=1)
     if not players:
         raise t.fail("players", "expected at least one player count")
@@ -412,7 +439,7 @@ def _players(t: Table, ruleset: Ruleset) -> tuple[int, ...]:
         raise t.fail("players", f"duplicate player count in {list(players)}")
     for p in players:
         if p not in ruleset.player_counts:
-            raise t.fail("players", f"the ruleset has no {p}-player setup "
+            raise t.fail(where, f"the ruleset has no {p}-player setup "
                                     f"(it has {', '.join(map(str, sorted(ruleset.player_counts)))})")
     return players
 

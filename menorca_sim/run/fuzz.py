@@ -83,10 +83,11 @@ def fuzz_experiment(games: int, seed: int, rules: str | None = None,
     draws = list(itertools.combinations(ruleset.minors, ruleset.setup.minors_in_play))
     cells = tuple(Cell(p, draw, (p, 1 + i)) for p in players for i, draw in enumerate(draws))
     arrangements = {p: _tables(p, heuristic) for p in players}
+    path = str(Path(rules).resolve()) if rules else None
     experiment = Experiment(
-        name="fuzz", file="menorca-sim fuzz", ruleset_path=str(Path(rules).resolve()) if rules else None,
+        name="fuzz", file="menorca-sim fuzz", ruleset_path=path,
         seed=seed, games=math.ceil(games / len(cells)), seating="rotate", cells=cells,
-        variants=(Variant(0, "", {}, ruleset.sha256),), populations=(Population(0, "", arrangements),))
+        variants=(Variant(0, "", {}, ruleset.sha256, path),), populations=(Population(0, "", arrangements),))
     kinds = f"{RANDOM} and one {HEURISTIC} among {RANDOM}" if heuristic else \
         f"{RANDOM} only: no {HEURISTIC} policy is registered"
     description = (f"{'/'.join(map(str, players))} players x {len(draws)} minor draws; "

@@ -71,17 +71,13 @@ def counted(policies: list[Any]) -> list[Any]:
 
 
 class _Counted:
-    """A policy whose `act` (or `act_code`) is counted first; everything else is the policy's own."""
+    """A policy whose `act_code` is counted first; everything else is the policy's own."""
 
     def __init__(self, policy: Any, seat: int, count: list[int], limit: int) -> None:
         self._policy, self._seat, self._count, self._limit = policy, seat, count, limit
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._policy, name)
-
-    def act(self, game: Any, legal: Any) -> Any:
-        self._tick()
-        return self._policy.act(game, legal)
 
     def act_code(self, game: Any) -> int:
         self._tick()

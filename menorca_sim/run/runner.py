@@ -139,9 +139,9 @@ def _run(experiment: Experiment, out: Path, jobs: int | None, backend: str, sche
         size, n_chunks, total = manifest["chunk_size"], manifest["chunks"], experiment.total_games
         store.remove_temporaries(out)
         todo = _chunks_to_play(out, manifest)
-        book = _Book(out, manifest)
+        recorder = _ManifestRecorder(out, manifest)
         manifest["status"] = "running"
-        book.save()
+        recorder.save()
         tasks = (delayed(play_chunk)(experiment, c, *chunk_bounds(total, size, c), play, limits) for c in todo)
         played = errors = 0
         stopped_by = None
@@ -155,7 +155,7 @@ def _run(experiment: Experiment, out: Path, jobs: int | None, backend: str, sche
                 warnings.filterwarnings("ignore", message=".*tasks (have been successfully executed|which were "
                                                           "still being processed)", category=UserWarning)
                 for result in results:
-                    book.add(result)
+                    recorder.add(result)
                     played += result.games
                     errors += result.tables["errors"].num_rows
                     bar.update(result.games)
@@ -171,13 +171,13 @@ def _run(experiment: Experiment, out: Path, jobs: int | None, backend: str, sche
                 "games_per_s": round(played / wall, 3) if wall > 0 else None, "stopped_by": stopped_by,
                 "limits": dataclasses.asdict(limits), "versions": _versions(backend),
             })
-            book.finish(quiet=failing)
+            recorder.finish(quiet=failing)
     counts = manifest["counts"]
     return RunSummary(experiment.name, out, played, errors, wall, total,
                       counts["games"] + counts["errors"], stopped_by)
 
 
-class _Book:
+class _ManifestRecorder:
     """The dataset's manifest as chunks come back: each chunk's parts are written, then
     recorded with their checksums. The manifest is rewritten at most once a second (a
     long run's manifest grows with its chunks): a chunk finished after its last write is

@@ -7,6 +7,7 @@ import polars as pl
 import pytest
 from helpers.engine import act, new_game, rnc_at_purchase, rnc_buys_next_tier, sr_game
 from helpers.experiment_files import one_draw_study, run_study
+from helpers.states import chosen
 
 from menorca_sim.analysis import findings as find
 from menorca_sim.analysis.dataset import Dataset
@@ -24,14 +25,14 @@ def test_a_start_probe_buys_the_first_certificate_of_an_unowned_radm():
     while game.decision() != "stock_turn":
         game.apply(game.legal_actions()[-1])
     seat = game.current_actor()
-    action = _probe("probe(start=RADM)", seat).act(game, game.legal_actions())
+    action = chosen(_probe("probe(start=RADM)", seat), game)
     assert (action["type"], action.get("company"), action.get("source")) == ("buy_cert", "RADM", "treasury")
 
 
 def test_a_legacy_probe_reserves_its_legacy_at_the_minimum_and_buys_it_on_offer():
     game = new_game(players=2, legacies=["L1", "L9"])
     prober = game.current_actor()
-    action = _probe("probe(legacy=L9)", prober).act(game, game.legal_actions())
+    action = chosen(_probe("probe(legacy=L9)", prober), game)
     assert action == {"type": "reserve", "legacy": "L9", "bid": 160}  # its minimum price
     game.apply(action)
     act(game, "buy_legacy")  # the other seat buys L1: L9 goes to its single reserver at 160
@@ -45,7 +46,7 @@ def test_a_tier_probe_buys_the_newest_vehicle_until_the_next_tier_opens(sold_out
     out it buys the first frigate, which opens 6H."""
     game = sr_game()
     rnc_at_purchase(game, "5H", sold_out, cash=2000)
-    action = _probe("probe(tier=true)", game.current_actor()).act(game, game.legal_actions())
+    action = chosen(_probe("probe(tier=true)", game.current_actor()), game)
     assert (action["type"], action["vehicle"], action["source"]) == ("buy_vehicle", bought, "bank")
     game.apply(action)
     assert game.phase() == ("6H" if bought == "frigate" else "5H")

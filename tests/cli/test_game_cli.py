@@ -1,7 +1,8 @@
 """`menorca-sim play` (called through click's test runner)."""
 from click.testing import CliRunner
 
-from menorca_sim.cli.play import command, split_specs
+from menorca_sim.cli.play import command
+from policies.spec import split_seat_specs
 from menorca_sim.log import read
 
 
@@ -22,4 +23,4 @@ def test_play_rejects_a_wrong_number_of_policies():
 
 
 def test_policy_specs_split_outside_parentheses():
-    assert split_specs("random_legal, h(a=1,b=2)+v(p=0.2)") == ["random_legal", "h(a=1,b=2)+v(p=0.2)"]
+    assert split_seat_specs("random_legal, h(a=1,b=2)+v(p=0.2)") == ["random_legal", "h(a=1,b=2)+v(p=0.2)"]

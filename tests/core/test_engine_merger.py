@@ -173,7 +173,7 @@ def test_merger_may_leave_a_holder_above_sixty_percent():
 def test_radm_exists_in_every_balance_study_game_that_reaches_7h():
     """A small sample of the default study (`make report`): every player count and draw."""
     exp = load_experiment(ROOT / "experiments" / "balance.toml", games=6)
-    ruleset = ruleset_for(exp, exp.variants[0])
+    ruleset = ruleset_for(exp.variants[0])
     seven = ruleset.phase_index("7H")
     reached = set()
     for game_id in range(len(exp.cells) * exp.games):  # its first population's games

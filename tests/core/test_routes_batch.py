@@ -29,7 +29,7 @@ def lay_positions(players: int, seed: int, style: str, limit: int = 30):
             limit -= 1
             if limit == 0:
                 return
-        game.apply(seats[game.current_actor()].act(game, legal))
+        game.apply_code(seats[game.current_actor()].act_code(game))
 
 
 def fleets(game, company: str) -> list[list[str]]:
@@ -226,7 +226,7 @@ def station_positions(players: int, seed: int, limit: int = 12):
         if sites:
             yield game, sites
             limit -= 1
-        game.apply(seats[game.current_actor()].act(game, legal))
+        game.apply_code(seats[game.current_actor()].act_code(game))
 
 
 @pytest.mark.parametrize("players,seed", [(2, 4), (3, 3)])
@@ -344,7 +344,7 @@ def test_a_dividend_decision_answers_the_fleets_revenue_from_the_routes_just_run
             finally:
                 del eng.board.best_revenue
             checked += 1
-        game.apply(seats[game.current_actor()].act(game, game.legal_actions()))
+        game.apply_code(seats[game.current_actor()].act_code(game))
     assert checked == 10
 
 
@@ -370,7 +370,7 @@ def test_revenues_kept_across_actions_equal_a_fresh_search():
             for company, record in game.company_states(["vehicles"]).items():
                 game.route_revenue(company, record["vehicles"])  # kept, if the next action allows
             before = game._asked
-            game.apply(seats[game.current_actor()].act(game, game.legal_actions()))
+            game.apply_code(seats[game.current_actor()].act_code(game))
             kept += game._asked is before and len(before) > 0
     assert checked > 1000 and kept > 100
 

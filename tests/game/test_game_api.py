@@ -261,13 +261,13 @@ class _Cheater:
         return {"type": "fly_to_the_moon"}
 
 
-def test_play_names_the_policy_seat_seed_and_decision_of_an_illegal_action():
+def test_play_names_the_seat_seed_and_decision_of_an_illegal_action():
     from menorca_sim.play import play_game
-    with pytest.raises(ValueError) as err:
+    with pytest.raises(IllegalActionError) as err:
         play_game(RS, 9, [_Cheater(), _Cheater()])
     seat = Game(RS, players=2, seed=9).current_actor()
-    assert str(err.value) == (f"policy 'cheater' (seat {seat}, seed 9) chose an illegal action "
-                              "{'type': 'fly_to_the_moon'} at decision 'auction_turn'")
+    assert str(err.value) == (f"an illegal action {{'type': 'fly_to_the_moon'}} for P{seat + 1} at decision "
+                              "'auction_turn' (seed 9, action index 0)")
 
 
 def test_marker_company_names_whose_marker_is_placed():

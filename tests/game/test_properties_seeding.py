@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from menorca_sim.play import play_game, seat_policies
 from menorca_sim.rules import load_ruleset
-from menorca_sim.seeding import game_streams
+from menorca_sim.seeding import seat_stream, setup_stream
 
 FAST = settings(max_examples=5, deadline=None)
 SLOW = settings(max_examples=100, deadline=None)
@@ -48,9 +48,9 @@ class Recording:
         self.policy, self.name, self.auction_strategy = policy, policy.name, policy.auction_strategy
         self.choices: list[int] = []
 
-    def act(self, game, legal):
-        self.choices.append(len(legal))
-        return self.policy.act(game, legal)
+    def act_code(self, game):
+        self.choices.append(game.legal_count())
+        return self.policy.act_code(game)
 
 
 def check_independent_streams(seed: int, players: int, other: str) -> None:
@@ -65,13 +65,13 @@ def check_independent_streams(seed: int, players: int, other: str) -> None:
     assert game.header()["minors"] == alone.header()["minors"]
     # seat 0's generator was drawn from by seat 0's decisions only: replaying them on a
     # fresh generator of its stream leaves it in the same state
-    streams = game_streams(seed, players)
-    fresh = np.random.default_rng(streams.seats[0])
+    fresh = np.random.default_rng(seat_stream(seed, 0))
     for n in recorder.choices:
         fresh.integers(n)
     assert fresh.bit_generator.state == recorder.policy.policy.rng.bit_generator.state
     # every seat's stream, and the setup's, differ
-    firsts = [tuple(np.random.default_rng(s).integers(2**62, size=4)) for s in (streams.setup, *streams.seats)]
+    streams = [setup_stream(seed)] + [seat_stream(seed, seat) for seat in range(players)]
+    firsts = [tuple(np.random.default_rng(s).integers(2**62, size=4)) for s in streams]
     assert len(set(firsts)) == players + 1
 
 

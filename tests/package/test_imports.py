@@ -30,15 +30,21 @@ def _module_level(tree: ast.AST):
             yield from _module_level(node)
 
 
-def import_graph() -> dict[str, set[str]]:
+def _anywhere(tree: ast.AST):
+    """Every import statement, also those inside functions (run when they are called)."""
+    return (node for node in ast.walk(tree) if isinstance(node, (ast.Import, ast.ImportFrom)))
+
+
+def import_graph(imports=_module_level) -> dict[str, set[str]]:
     """module -> the package modules it imports at load time (a package imports its
-    __init__ first, so a submodule's parents count too)."""
+    __init__ first, so a submodule's parents count too); `imports=_anywhere`: also those
+    imported inside its functions."""
     modules = _modules()
     graph: dict[str, set[str]] = {}
     for name, tree in modules.items():
         package = name if (ROOT / name.replace(".", "/")).is_dir() else name.rpartition(".")[0]
         targets = set()
-        for node in _module_level(tree):
+        for node in imports(tree):
             if isinstance(node, ast.Import):
                 targets.update(a.name for a in node.names)
                 continue
@@ -88,6 +94,42 @@ def test_the_walk_sees_the_package():
 
 def test_no_import_circle():
     assert cycles(import_graph()) == []
+
+
+def room(module: str) -> str:
+    """The room a module is in: `policies`, a sub-package of menorca_sim
+    (`menorca_sim.core`, `menorca_sim.run`, ...), or a module of menorca_sim's own
+    (`menorca_sim.game`, `menorca_sim.play`; `menorca_sim` is its __init__)."""
+    parts = module.split(".")
+    return parts[0] if parts[0] == "policies" else ".".join(parts[:2])
+
+
+def room_graph() -> dict[str, set[str]]:
+    """room -> the rooms its modules import, at load time or inside a function (a
+    submodule's own parent packages left out: they hold no code that imports)."""
+    graph: dict[str, set[str]] = {}
+    for module, edges in import_graph(_anywhere).items():
+        here = room(module)
+        graph.setdefault(here, set()).update(room(e) for e in edges if room(e) != here and e != "menorca_sim")
+    return graph
+
+
+def test_no_package_level_import_circle():
+    """The players sit between the game and the play loop: they import the game's rooms,
+    which never import them back, even inside a function; the rooms above them (play,
+    run, analysis, tuning, cli) import them."""
+    graph = room_graph()
+    assert cycles(graph) == []
+    below = {"menorca_sim.core", "menorca_sim.rules", "menorca_sim.game", "menorca_sim.whatif", "menorca_sim.moves",
+             "menorca_sim.seeding"}
+    assert "menorca_sim.core" in graph["policies"] and graph["policies"] <= below
+    assert {"menorca_sim.play", "menorca_sim.run", "menorca_sim.cli"} <= {r for r, e in graph.items() if "policies" in e}
+
+
+def test_the_room_walk_sees_a_circle_through_a_function_level_import():
+    graph = room_graph()
+    graph["menorca_sim.core"] = graph["menorca_sim.core"] | {"policies"}  # as if the core asked a player
+    assert cycles(graph)
 
 
 def test_core_and_rules_import_nothing_above_them():

@@ -8,6 +8,7 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
+from helpers.states import chosen
 from menorca_sim.game import Game
 from menorca_sim.play import seat_policies
 from menorca_sim.rules import load_ruleset
@@ -24,7 +25,7 @@ def _play(specs: list[str], seed: int, stop: int = MAX_ACTIONS) -> Game:
     policies = seat_policies(specs, seed)
     game = Game(RULES, players=len(specs), seed=seed)
     while not game.is_over() and game.action_count() < stop:
-        game.apply(policies[game.current_actor()].act(game, game.legal_actions()))
+        game.apply_code(policies[game.current_actor()].act_code(game))
     return game
 
 
@@ -50,7 +51,7 @@ def _greedy_finish(game: Game) -> list[float]:
     greedy = replace(PRESETS["heuristic"], temperature=0.0)
     players = [Heuristic("heuristic", greedy, s, np.random.default_rng(0)) for s in range(game.players)]
     while not game.is_over():
-        game.apply(players[game.current_actor()].act(game, game.legal_actions()))
+        game.apply_code(players[game.current_actor()].act_code(game))
     return game.result()["win_share"]
 
 
@@ -70,8 +71,8 @@ def test_a_large_search_finds_the_endgame_win_the_heuristic_misses():
         outcome[action["type"]] = _greedy_finish(after)[1]
     assert outcome == {"buy_vehicle": 1.0, "skip": 0.0}
     heuristic = make_policy("heuristic", 1, np.random.default_rng(0))
-    assert heuristic.act(position.clone(), legal) == {"type": "skip"}
+    assert chosen(heuristic, position.clone()) == {"type": "skip"}
     shallow = make_policy("mcts(playouts=50, depth=10, ors=0, base=heuristic)", 1, np.random.default_rng(0))
-    assert shallow.act(position.clone(), legal) == {"type": "skip"}  # its horizon ends before the game
+    assert chosen(shallow, position.clone()) == {"type": "skip"}  # its horizon ends before the game
     deep = make_policy("mcts(playouts=200, depth=100, ors=0, base=heuristic)", 1, np.random.default_rng(0))
-    assert deep.act(position.clone(), legal) == wagon
+    assert chosen(deep, position.clone()) == wagon

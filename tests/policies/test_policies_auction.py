@@ -2,6 +2,7 @@
 import numpy as np
 import pytest
 
+from helpers.states import chosen
 from menorca_sim.game import Game
 from policies import make_policy
 from policies.auction import auction_lot
@@ -17,10 +18,10 @@ def run_auction(ruleset, specs, legacies, seed=0):
     while game.decision() in AUCTION:
         seat = game.current_actor()
         lot, price = auction_lot(game)
-        strategy = policies[seat].policy.strategy
+        strategy = policies[seat].policy.strategy.policy  # Checked(WithAuction(style, ByDicts(strategy)))
         caps = {l: strategy.cap(game, l) for l in game.auction_state()["left"]} \
             if hasattr(strategy, "cap") else {}
-        action = policies[seat].act(game, game.legal_actions())
+        action = chosen(policies[seat], game)
         moves.append((seat, lot, price, action, caps))
         game.apply(action)
     return game, moves
@@ -56,7 +57,7 @@ def test_wait_for_drop_never_buys_above_its_limit(ruleset, seed):
 def test_value_bidder_estimate_is_income_times_ors_plus_ability(ruleset):
     game = Game(ruleset, players=3, seed=0, legacies=["L1", "L5", "L9"])
     bidder = make_policy("random_legal+value_bidder(premium=0.2, ability_share=0.5)", 0,
-                         np.random.default_rng(0)).policy.strategy
+                         np.random.default_rng(0)).policy.strategy.policy
     # 4H, 5H, 6H pay before epoch 3 closes the legacies: 2 + 2 + 2 ORs, one set each
     assert bidder.estimate(game, "L9") == 30 * 6
     assert bidder.estimate(game, "L5") == 15 * 6 + 75 // 2  # vehicle_discount: half its price

@@ -1,60 +1,57 @@
-"""The int fast path (a policy that `reads_codes` chooses by index, `act_code`) and the
-WhatIf's revenue memo (a typed table whose hits compare the full key)."""
+"""The one player protocol (`act_code`: a choice by index; a policy on dicts plays
+through `ByDicts`) and the WhatIf's revenue memo (a typed table whose hits compare the
+full key)."""
+from types import SimpleNamespace
+
 import numpy as np
 import pytest
 
-from menorca_sim.game import Game
+from menorca_sim.game import Game, IllegalActionError
 from menorca_sim.play import play_game, seat_policies
 from menorca_sim.run.limits import DecisionLimitExceeded, counted, decision_limit
 from menorca_sim.whatif import RevenueMemo
 from policies import PolicyFailure
+from policies.base import ByDicts
 
 
 class DictsOnly:
-    """A policy as a user writes it: `act` only (no `reads_codes`)."""
+    """A policy as a user writes it: `act` on the legal dicts only (here answering what
+    `policy` chooses by index)."""
 
     def __init__(self, policy) -> None:
         self.policy = policy
         self.name, self.auction_strategy = policy.name, policy.auction_strategy
 
     def act(self, game, legal):
-        return self.policy.act(game, legal)
+        return legal[self.policy.act_code(game)]
 
 
-def test_the_int_path_plays_the_games_of_the_dict_path(ruleset):
-    """The play loop asks `act_code` of a policy that reads codes and `act` of one that
-    does not: the same players play the same games either way (heuristic styles with
-    their own and with other auction strategies)."""
+def test_a_dict_policy_plays_through_by_dicts_the_games_it_plays_by_index(ruleset):
+    """The play loop asks every policy `act_code`; one with `act` only is adapted by
+    `ByDicts`: the same players play the same games either way (heuristic styles with
+    their own and with other auction strategies, themselves dict-based)."""
     specs = ["heuristic", "heuristic_aggressive+reserve_sniper", "heuristic_cautious+wait_for_drop"]
     for seed in (11, 12):
         by_code = play_game(ruleset, seed, seat_policies(specs, seed))
         by_dict = play_game(ruleset, seed, [DictsOnly(p) for p in seat_policies(specs, seed)])
-        assert all(p.reads_codes for p in seat_policies(specs, seed))
         assert by_code.fingerprint() == by_dict.fingerprint()
         assert by_code.result() == by_dict.result()
 
 
-def test_act_is_the_dict_of_act_code(ruleset):
+def test_by_dicts_answers_the_index_of_the_dict_chosen_or_refuses_another(ruleset):
     game = Game(ruleset, players=3, seed=5)
-    players = seat_policies(["heuristic"] * 3, 5)
-    twins = seat_policies(["heuristic"] * 3, 5)  # the same generators: the same draws
-    decisions = set()
-    while not game.is_over() and len(decisions) < 8:
-        seat = game.current_actor()
-        legal = game.legal_actions()
-        i = players[seat].act_code(game)
-        assert twins[seat].act(game, legal) is legal[i]
-        decisions.add(game.decision())
-        game.apply_code(i)
-    assert {"lay_tile", "stock_turn"} <= decisions
+    legal = game.legal_actions()
+    last = ByDicts(SimpleNamespace(name="last", auction_strategy="last", act=lambda g, dicts: dicts[-1]))
+    assert last.act_code(game) == len(legal) - 1 and last.name == "last"
+    copy = ByDicts(SimpleNamespace(name="copy", auction_strategy="copy", act=lambda g, dicts: dict(dicts[1])))
+    assert copy.act_code(game) == 1  # an equal dict, not the same one: found by equality
+    moon = ByDicts(SimpleNamespace(name="moon", auction_strategy="moon", act=lambda g, dicts: {"type": "moon"}))
+    with pytest.raises(IllegalActionError, match="an illegal action {'type': 'moon'} for P"):
+        moon.act_code(game)
 
 
 class BadIndex:
     name = auction_strategy = "bad"
-    reads_codes = True
-
-    def act(self, game, legal):
-        return legal[0]
 
     def act_code(self, game):
         return game.legal_count()  # one past the last
@@ -71,7 +68,6 @@ def test_a_bad_index_fails_with_the_policy_named(ruleset, monkeypatch):
 def test_the_decision_limit_counts_decisions_by_int(ruleset):
     with decision_limit(40):
         players = counted(seat_policies(["heuristic"] * 3, 2))
-    assert all(p.reads_codes for p in players)
     with pytest.raises(DecisionLimitExceeded, match="past 40 decisions"):
         play_game(ruleset, 2, players)
 

@@ -5,6 +5,7 @@ import itertools
 import numpy as np
 import pytest
 
+from helpers.states import chosen
 from menorca_sim.core.codes import START_COMPANY
 from menorca_sim.game import Game
 from menorca_sim.play import play_game, seat_policies
@@ -70,7 +71,7 @@ def advance_to(ruleset, decision, seed=3):
     game = Game(ruleset, players=3, seed=seed)
     policies = [make_policy("heuristic", i, np.random.default_rng(i)) for i in range(3)]
     while game.decision() != decision:
-        game.apply(policies[game.current_actor()].act(game, game.legal_actions()))
+        game.apply_code(policies[game.current_actor()].act_code(game))
     return game
 
 
@@ -86,9 +87,9 @@ def test_payout_rules_on_real_dividends(ruleset):
             legal = game.legal_actions()
             if game.decision() == "dividend":
                 info = game.observation()["companies"][game.operating_company()]
-                picks = {rule: judge.act(game, legal)["type"] for rule, judge in judges.items()}
+                picks = {rule: chosen(judge, game)["type"] for rule, judge in judges.items()}
                 choices.append((game.pending_revenue(), info["price"], picks))
-            game.apply(players[game.current_actor()].act(game, legal))
+            game.apply_code(players[game.current_actor()].act_code(game))
     assert len(choices) > 20
     assert all(picks["always"] == "payout" for _, _, picks in choices)
     withheld = [picks for _, _, picks in choices if picks["market"] == "withhold"]
@@ -102,7 +103,7 @@ def test_first_lay_raises_route_revenue(ruleset):
     game = advance_to(ruleset, "lay_tile")
     company = game.operating_company()
     legal = game.legal_actions()
-    choice = make_policy("heuristic", game.current_actor(), np.random.default_rng(0)).act(game, legal)
+    choice = chosen(make_policy("heuristic", game.current_actor(), np.random.default_rng(0)), game)
     # with one xebec and one cart (what it can buy now), the chosen lay earns more than no lay
     fleet = ["cart", "xebec"]
     if choice["type"] == "lay_tile":
@@ -191,9 +192,9 @@ def test_dividend_values_purchases_only_where_they_could_decide(ruleset):
                     states[-1]._eng.co_cash[game._eng.t.company_index[company]] = cash
                 for state in states:
                     for spec, judge in judges.items():
-                        assert judge.act(state, legal)["type"] == full_rule(state, legal, rules[spec])
+                        assert chosen(judge, state)["type"] == full_rule(state, legal, rules[spec])
                 judged += 1
-            game.apply(players[game.current_actor()].act(game, legal))
+            game.apply_code(players[game.current_actor()].act_code(game))
     assert judged > 20
 
 
@@ -215,7 +216,7 @@ def test_prospects_ask_each_level_at_once_and_agree_with_the_lookahead(ruleset):
                         assert earns_within(game, company, fleet, depth, DecisionCache()) == expected
                         answers.add(expected)
                 asked += 1
-            game.apply(players[game.current_actor()].act(game, legal))
+            game.apply_code(players[game.current_actor()].act_code(game))
     assert answers == {True, False}
 
 

@@ -94,3 +94,16 @@ def test_failing_policy_error_names_policy_seat_seed_and_decision(ruleset, facto
     text = str(err.value)
     assert f"policy {spec!r} (seat 1, seed 5) at decision 'stock_turn' for P2" in text
     assert what in text and "\n" not in text
+
+
+@pytest.mark.parametrize("spec, target", [
+    ("probe(start=CCM)", ("start", "CCM")),
+    ("probe(legacy='L9', up_to=200)", ("legacy", "L9")),
+    ('probe(pump=true, play="heuristic(temperature=0.1)")', ("pump", "true")),
+    ("probe(tier=true)+cheapest_first", ("tier", "true")),
+    ("heuristic(risk=0.5)", None),
+    ("probe(start=CCM", None),  # unbalanced: no spec
+])
+def test_the_analysis_reads_a_probe_by_the_spec_grammar(spec, target):
+    from policies.probe import probe_target
+    assert probe_target(spec) == target

@@ -1,7 +1,9 @@
 """Game seeds: a function of (root, cell, game index) only."""
 from __future__ import annotations
 
-from menorca_sim.seeding import game_seed, seating_rng
+import numpy as np
+
+from menorca_sim.seeding import game_seed, seat_stream, seating_rng, setup_stream
 
 
 def test_seeds_are_pinned():
@@ -32,3 +34,13 @@ def test_seating_stream_is_reproducible_and_not_the_game_seed():
     draws = seating_rng(5, (3, 1), 9).integers(0, 2**62, 4)
     assert list(draws) == list(seating_rng(5, (3, 1), 9).integers(0, 2**62, 4))
     assert list(draws) != list(seating_rng(5, (3, 1), 10).integers(0, 2**62, 4))
+
+
+def test_a_games_streams_are_the_children_its_seed_spawns():
+    # built one at a time where they are used, each stream is the child the seed would
+    # spawn: setup first, then seat by seat (the golden games pin the draws themselves)
+    for seed in (0, 7, 2**63 - 1):
+        setup, *seats = np.random.SeedSequence(seed).spawn(4)
+        assert setup_stream(seed).generate_state(4).tolist() == setup.generate_state(4).tolist()
+        for seat, child in enumerate(seats):
+            assert seat_stream(seed, seat).generate_state(4).tolist() == child.generate_state(4).tolist()
