@@ -10,7 +10,8 @@ ranked by size x confidence x stability with strength.
   strength label: `STABILITY`).
 
 Each item names the key as the ruleset TOML spells it, the direction, one line of
-evidence and, where a sweep of that key found one, the fair value."""
+evidence and, where a sweep of a seat's cash found one, the fair value (never a
+legacy's price from a sweep: analysis/sweeps.py says why)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -111,7 +112,7 @@ def _legacy_changes(a: Analysis, variant: str | None) -> list[Change]:
             f"In {key[2]}-player games its buyer wins {abs(100 * c.estimate):.0f} points "
             f"{'more' if c.estimate > 0 else 'less'} often than players of the same policy, seat and draw "
             f"({c.row.get('population') or 'all games'}){label}",
-            _fair_value(a, f"legacies.{key[3]}.", f"{key[3]}'s buyer"), abs(c.estimate) * (1 - c.p_holm) * stable))
+            "", abs(c.estimate) * (1 - c.p_holm) * stable))
     return out
 
 

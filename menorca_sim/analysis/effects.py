@@ -29,19 +29,6 @@ def _strata(ds: Dataset) -> tuple[pl.LazyFrame, pl.LazyFrame]:
     return bought, everyone.join(buyers, on=STRATUM)
 
 
-def legacy_buyers(ds: Dataset) -> pl.DataFrame:
-    """One row per legacy bought: its buyer's win share, the mean win share of the
-    players of the same `STRATUM` who did not buy it (`expected`; null where every such
-    player bought it: no one to compare with) and the difference (`edge`)."""
-    bought, strata = _strata(ds)
-    expected = (strata.filter(pl.col("n_all") > pl.col("n_buy"))
-                .select(*STRATUM, "legacy", expected=(pl.col("wins_all") - pl.col("wins_buy"))
-                        / (pl.col("n_all") - pl.col("n_buy"))))
-    return (bought.join(expected, on=[*STRATUM, "legacy"], how="left")
-            .with_columns(edge=pl.col("win_share") - pl.col("expected"))
-            .collect())
-
-
 def legacy_edge(ds: Dataset) -> pl.DataFrame:
     """Per legacy and player count: how much more often its buyer wins than players of
     the same policy, seat and minor draw who did not buy it: the Mantel-Haenszel

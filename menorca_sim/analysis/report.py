@@ -13,7 +13,7 @@ from typing import Callable
 
 import polars as pl
 
-from menorca_sim.analysis import advice, charts, side_by_side
+from menorca_sim.analysis import advice, charts, side_by_side, sweeps
 from menorca_sim.analysis import findings as find
 from menorca_sim.analysis.dataset import Dataset, DatasetError
 from menorca_sim.analysis.pipeline import Analysis, analyse
@@ -228,6 +228,11 @@ def _trajectory_charts(a: Analysis, out: Path) -> list[Path | None]:
                                 "bank (R.)", _chart_file(out, "bank_paths"))]
 
 
+def _sweep_notes(a: Analysis) -> list[str]:
+    legacy_swept = a.tables["sweep_metrics"]["key"].str.starts_with("legacies.").any()
+    return [f.line() for f in find.fair_value_findings(a)] + ([sweeps.NO_LEGACY_FAIR_VALUE] if legacy_swept else [])
+
+
 def _several(a: Analysis) -> bool:
     return len(a.populations) > 1
 
@@ -248,11 +253,11 @@ SECTIONS = [
          lambda a: [("Probes", _probe_table(a))], notes=lambda a: [f.line() for f in find.probe_verdicts(a).values()],
          when=lambda a: not a.tables["probe_effects"].is_empty()),
     Part("sweeps", "Sweeps and fair values", "Which value of a swept rule makes the game fair? Each measure "
-         "against the swept value; the fair value is where a fitted curve (logistic for a win share or a rate, "
-         "linear for a buyer's edge) meets its target, with a bootstrap interval over the games.",
+         "against the swept value; the fair value is where a fitted logistic curve meets its target (a seat's win "
+         "share, a company's start rate), with a bootstrap interval over the games.",
          lambda a: [("Fair values", a.tables["fair_values"]), ("Measures at each point", a.tables["sweep_metrics"])],
          lambda a, out: [charts.sweep(a.tables["sweep_metrics"], _chart_file(out, "sweeps"))],
-         lambda a: [f.line() for f in find.fair_value_findings(a)], when=lambda a: "fair_values" in a.tables),
+         lambda a: _sweep_notes(a), when=lambda a: "fair_values" in a.tables),
     Part("side", "Side by side", "How does each fact the report tested move from the baseline to each named "
          "variant? Both estimates with their intervals, and the difference; its interval takes the two as "
          "independent, so it is the wider, cautious one (the same seeds make the two move together; the Variants "

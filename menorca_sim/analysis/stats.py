@@ -364,7 +364,7 @@ def _logistic_fit(x: np.ndarray, y: np.ndarray, iterations: int = 25) -> tuple[f
     return float(a), float(b)
 
 
-def _root(x: np.ndarray, y: np.ndarray, target: float, model: str) -> float:
+def _root(x: np.ndarray, y: np.ndarray, target: float) -> float:
     """Where the curve fitted to the two swept values whose means bracket the target
     crosses it (a response that bends, as most do, is only trusted locally); the
     curve over all values where none bracket it (the crossing then lies outside)."""
@@ -376,29 +376,22 @@ def _root(x: np.ndarray, y: np.ndarray, target: float, model: str) -> float:
         i = brackets[0]
         near = (x == values[i]) | (x == values[i + 1])
         x, y = x[near], y[near]
-    if model == "logistic":
-        a, b = _logistic_fit(x, y)
-        level = np.log(target / (1 - target))
-    else:
-        b, a = np.polyfit(x, y, 1)
-        level = target
+    a, b = _logistic_fit(x, y)
+    level = np.log(target / (1 - target))
     return (level - a) / b if b != 0 and np.isfinite(b) else np.nan
 
 
 def fair_value(x: Sequence[float], y: Sequence[float], target: float, rng: np.random.Generator,
-               model: str = "logistic", resamples: int = 400, confidence: float = CONFIDENCE) -> FairValue:
-    """The value of a swept rule at which an outcome meets its target: a curve fitted to
-    the games (`model`: "logistic" for a win share or a rate, "linear" for a difference
-    such as a legacy buyer's edge) around the crossing and solved for the target (see
+               resamples: int = 400, confidence: float = CONFIDENCE) -> FairValue:
+    """The value of a swept rule at which a win share or a rate meets its target: a
+    logistic curve fitted to the games around the crossing and solved for the target (see
     `_root`), with a bootstrap interval
     over the games (resampled with the caller's seeded generator). Where the fitted
     trend is too flat to cross the target reliably, the interval is infinite and the
     status says so; a crossing outside the swept range is never extrapolated silently."""
     x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
-    if model not in ("logistic", "linear"):
-        raise ValueError(f"unknown model {model!r} (logistic | linear)")
-    estimate = _root(x, y, target, model)
-    roots = np.array([_root(x[i], y[i], target, model)
+    estimate = _root(x, y, target)
+    roots = np.array([_root(x[i], y[i], target)
                       for i in (rng.integers(0, x.size, x.size) for _ in range(resamples))])
     lo, hi = np.nanpercentile(roots, [50 - confidence * 50, 50 + confidence * 50]) if np.isfinite(roots).any() \
         else (np.nan, np.nan)

@@ -1,7 +1,12 @@
 """Sweeps: each point of an experiment's [sweep] is a variant on the same seeds; these
 tables put the report's measures against the swept value and solve for the fair value
-of the rule (where a seat wins its fair share, where a legacy's buyer gains nothing
-over the players of the same seat and draw, where a company starts in half its games)."""
+of the rule (where a seat wins its fair share, where a company starts in half its games).
+
+No fair value is read off a sweep of a legacy's price: legacies are auctioned cheapest
+first, so its price moves it through the auction and changes who buys it, and a seat
+that always buys it has no one to be compared with (issue 41). A legacy's worth comes
+from random assignment instead (`values`: paired arms on common seeds); such a sweep
+still shows its measures at each point."""
 from __future__ import annotations
 
 import re
@@ -11,8 +16,11 @@ import polars as pl
 
 from menorca_sim.analysis import stats
 from menorca_sim.analysis.dataset import KEYS, Dataset, planned
-from menorca_sim.analysis.effects import legacy_buyers
 
+NO_LEGACY_FAIR_VALUE = ("No fair value is read off a sweep of a legacy's price: the price moves the legacy through the "
+                        "auction (cheapest first) and changes who buys it. A legacy's worth comes from random "
+                        "assignment: analysis/values.py, the price at which a seat that holds it wins as often as "
+                        "without it on the same seeds.")
 START_LEVEL = 0.5  # a company's start rate a designer would call alive
 _LEGACY_KEY = re.compile(r"^legacies\.([^.]+)\.")
 _COMPANY_KEY = re.compile(r"^companies\.([^.]+)\.")
@@ -53,8 +61,8 @@ def sweep_metrics(points: pl.DataFrame, tables: dict[str, pl.DataFrame]) -> pl.D
 
 def fair_values(ds: Dataset, points: pl.DataFrame, rng: np.random.Generator) -> pl.DataFrame:
     """For each sweep (and value of a grid's second key), population and player count:
-    the swept value at which each seat wins its fair share, the swept legacy's buyer
-    edge is 0, or the swept company starts in `START_LEVEL` of its games."""
+    the swept value at which each seat wins its fair share, or the swept company starts
+    in `START_LEVEL` of its games; none for a sweep of a legacy's key (module docstring)."""
     schema = {"sweep": pl.String, "key": pl.String, "other": pl.String, "population": pl.String,
               "players": pl.Int64, "target": pl.String, "games": pl.Int64, "fair_value": pl.Float64,
               "fair_value_low": pl.Float64, "fair_value_high": pl.Float64, "status": pl.String}
@@ -62,10 +70,9 @@ def fair_values(ds: Dataset, points: pl.DataFrame, rng: np.random.Generator) -> 
         return pl.DataFrame(schema=schema)
     # in a fixed order (joins keep none): the bootstrap's draws then pick the same games
     # every time, and a report is the same for the same seed
+    points = points.filter(~pl.col("key").str.contains(_LEGACY_KEY.pattern))
     seats = (ds.players.join(points, on="variant").sort("variant", "game_id", "seat")
              .select("sweep", "key", "other", "population", "players", "x", "seat", "win_share"))
-    buyers = (legacy_buyers(ds).filter(pl.col("edge").is_not_null())  # a buyer with no one to compare with
-              .join(points, on="variant").sort("variant", "game_id", "legacy"))
     started = (ds.scan("companies").select("game_id", "variant", "company", "started").collect()
                .join(ds.games.select("game_id", "variant", "population", "players"), on=["game_id", "variant"])
                .join(points, on="variant").sort("variant", "game_id", "company"))
@@ -75,15 +82,7 @@ def fair_values(ds: Dataset, points: pl.DataFrame, rng: np.random.Generator) -> 
         for seat in range(1, n + 1):
             mine = group.filter(pl.col("seat") == seat)
             rows.append(_row(sweep, key, other, population, n, f"seat {seat} wins 1/{n}", mine["x"],
-                             mine["win_share"], 1 / n, "logistic", rng))
-        legacy = _LEGACY_KEY.match(key)
-        if legacy:
-            mine = buyers.filter((pl.col("sweep") == sweep) & (pl.col("other") == other)
-                                 & (pl.col("population") == population) & (pl.col("players") == n)
-                                 & (pl.col("legacy") == legacy.group(1)))
-            if mine.height:
-                rows.append(_row(sweep, key, other, population, n, f"{legacy.group(1)}'s buyer edge is 0",
-                                 mine["x"], mine["edge"], 0.0, "linear", rng))
+                             mine["win_share"], 1 / n, rng))
         company = _COMPANY_KEY.match(key)
         if company:
             mine = started.filter((pl.col("sweep") == sweep) & (pl.col("other") == other)
@@ -91,11 +90,11 @@ def fair_values(ds: Dataset, points: pl.DataFrame, rng: np.random.Generator) -> 
                                   & (pl.col("company") == company.group(1)))
             rows.append(_row(sweep, key, other, population, n,
                              f"{company.group(1)} starts in {START_LEVEL:.0%} of games", mine["x"],
-                             mine["started"].cast(pl.Float64), START_LEVEL, "logistic", rng))
+                             mine["started"].cast(pl.Float64), START_LEVEL, rng))
     return pl.DataFrame(rows, schema=schema, orient="row")
 
 
 def _row(sweep: str, key: str, other: str, population: str, players: int, target: str, x: pl.Series,
-         y: pl.Series, level: float, model: str, rng: np.random.Generator) -> tuple:
-    fv = stats.fair_value(x.to_numpy(), y.to_numpy(), level, rng, model=model)
+         y: pl.Series, level: float, rng: np.random.Generator) -> tuple:
+    fv = stats.fair_value(x.to_numpy(), y.to_numpy(), level, rng)
     return (sweep, key, other, population, players, target, x.len(), fv.estimate, fv.low, fv.high, fv.status)

@@ -28,3 +28,25 @@ seats = "heuristic"
     summary = files.summary.read_text(encoding="utf-8")
     assert "## Sweeps and fair values" in summary and "sweeps.png" in summary
     assert "Seat 1 wins 1/2" in summary.split("## Findings", 1)[1].split("##", 1)[0]
+
+
+def test_a_sweep_of_a_legacys_price_offers_no_fair_value(tmp_path):
+    """The price moves the legacy through the auction (issue 41): neither the buyer's
+    edge nor a seat's share is solved for a price; the measures per point stay."""
+    data = run_study(tmp_path, one_draw_study("l", 4, 6, 3, """
+[policies]
+seats = "heuristic"
+[sweep]
+"legacies.L9.price" = {values = [100, 160]}
+"setup.legacies" = "fixed"
+"setup.fixed_legacies" = ["L1", "L5", "L9"]
+"""))
+    files = build_report(data)
+    from menorca_sim.analysis.dataset import Dataset
+    from menorca_sim.analysis.pipeline import analyse
+    a = analyse(Dataset(data))
+    assert a.tables["fair_values"].is_empty()
+    assert a.tables["sweep_metrics"].filter(pl.col("metric") == "L9 buyer's edge")["x"].to_list() == [100.0, 160.0]
+    summary = files.summary.read_text(encoding="utf-8")
+    assert "No fair value is read off a sweep of a legacy's price" in summary
+    assert "legacies.L9.price =" not in summary
