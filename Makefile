@@ -7,7 +7,7 @@ STAMP  := $(VENV)/.installed
 COMPILED := $(shell $(PYTHON) menorca_sim/compiled.py)
 BUILT  := .build-stamp
 
-.PHONY: test test-slow check-build chromium viewer-check viewer-png report bench fuzz golden build clean tune ladder
+.PHONY: test test-slow check-build chromium viewer-check viewer-png report bench fuzz golden build clean tune ladder value
 
 # The venv holds the package installed in editable mode with its test and dask extras
 # (without compiling: $(BUILT) compiles the core in place, so it is compiled once).
@@ -63,6 +63,7 @@ bench: $(BUILT)
 	$(PY) benchmarks/run.py
 	$(PY) benchmarks/routes_bench.py
 	$(PY) benchmarks/strong_players.py
+	$(PY) benchmarks/value_bench.py
 
 # Tune the heuristic by self-play into the preset heuristic_tuned (policies/presets/),
 # resuming a stopped search; then the ladder of players with its report (reports/ladder/).
@@ -73,6 +74,13 @@ tune: $(BUILT)
 ladder: $(BUILT)
 	$(VENV)/bin/menorca-sim run experiments/ladder.toml --out reports/ladder/data --jobs 2 --resume
 	$(VENV)/bin/menorca-sim report reports/ladder/data
+
+# The learned value (docs/strong-players.md): self-play states (experiments/value_data.toml,
+# about a minute on two cores), then the model policies/models/value_v1 made afresh from them.
+value: $(BUILT)
+	rm -rf reports/value_data/data policies/models/value_v1
+	$(VENV)/bin/menorca-sim run experiments/value_data.toml --out reports/value_data/data --jobs 2 --quiet
+	$(VENV)/bin/menorca-sim learn reports/value_data/data --out policies/models/value_v1
 
 fuzz: $(BUILT)
 	$(VENV)/bin/menorca-sim fuzz

@@ -1,6 +1,7 @@
 """`menorca-sim run EXP.toml`: play an experiment into a Parquet dataset."""
 from __future__ import annotations
 
+import dataclasses
 import sys
 from pathlib import Path
 
@@ -33,16 +34,22 @@ from menorca_sim.run.runner import BACKENDS, RunWarning, run_experiment
 @click.option("--max-memory", type=click.IntRange(min=1), metavar="MB",
               help="Memory a chunk's games may add to their worker: a game past it is an error row "
                    "(default: no limit).")
+@click.option("--record-states", is_flag=True,
+              help="Also write the states table: each seat's features after each OR, labelled with its final "
+                   "win share (training data for `menorca-sim learn`; the file's record_states = true).")
 @one_line_errors
 def command(experiment: str, games: int | None, jobs: int | None, backend: str, scheduler: str | None,
             out: str | None, resume: bool, fail_fast: bool, quiet: bool, chunk: int | None,
-            max_decisions: int | None, chunk_timeout: float | None, max_memory: int | None) -> None:
+            max_decisions: int | None, chunk_timeout: float | None, max_memory: int | None,
+            record_states: bool) -> None:
     """Play EXPERIMENT (a TOML study) into Parquet tables: games, players, companies,
     auctions, errors. Exit 0 when done, 1 when --fail-fast stopped it, 2 on bad input or
     when the run cannot go on (the line says why; --resume then finishes it)."""
     if scheduler and backend != "dask":
         fail("--scheduler needs --backend dask")
     exp = load_experiment(experiment, games=games, check_policy=check_policy_spec)
+    if record_states:
+        exp = dataclasses.replace(exp, record_states=True)
     if exp.target is not None:  # [plan]: say before the games whether there will be enough of them
         from menorca_sim.analysis.planning import PlanError, seat_plan
 

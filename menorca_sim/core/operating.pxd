@@ -1,5 +1,5 @@
 # Compiled declarations of operating.py (augmenting .pxd: operating.py stays the reference).
-from menorca_sim.core.codes cimport (AB_EXTRA_TILE_LAY, AB_FREE_MARKET_MARKER, AB_FREE_PORT, AB_REVENUE_BONUS,
+from menorca_sim.core.codes cimport (AB_EXTRA_TILE_LAY, AB_FREE_MARKET_MARKER, AB_FREE_PORT,
                                      AB_TERRAIN_DISCOUNT, AB_VEHICLE_DISCOUNT, ACCEPT_OFFER, BUY_BACK,
                                      BUY_LEGACY, BUY_VEHICLE, DECLINE_OFFER, DOWN, FORCED_BUY, LAY_TILE, LEFT,
                                      MARKET_MARKER, MINOR, NO_MARKER, OPERATING, PAYOUT, PLACE_STATION, POOL,
@@ -50,7 +50,6 @@ cdef int _forced_choice(State s, int c)
 cdef void _buy(State s, OperatingState o, int c, int v, int seller, int price)
 cdef void _forced_buy(State s, OperatingState o, int c, int v, int price)
 cdef bint _raise_cash(State s, int p, int need)
-cpdef object revenue_context(State s, int c, bint goods_markers=*)
 cdef void _run_routes(State s, OperatingState o)
 cdef void _pay_goods(State s, dict reached)
 cpdef void apply(State s, OperatingState o, Placement m, tuple action)

@@ -11,12 +11,12 @@ from array import array
 import cython
 
 from menorca_sim.core import phases, stock
-from menorca_sim.core.routes import RevenueContext
+from menorca_sim.core.revenue import context, routes
 from menorca_sim.core.track import MANUFACTORY, PORT, STATION_KINDS
 
 if not cython.compiled:
     from menorca_sim.core.codes import (AB_EXTRA_TILE_LAY, AB_FREE_MARKET_MARKER, AB_FREE_PORT,
-                                        AB_REVENUE_BONUS, AB_TERRAIN_DISCOUNT, AB_VEHICLE_DISCOUNT,
+                                        AB_TERRAIN_DISCOUNT, AB_VEHICLE_DISCOUNT,
                                         ACCEPT_OFFER, BUY_BACK, BUY_LEGACY, BUY_VEHICLE, DECLINE_OFFER, DOWN,
                                         FORCED_BUY, LAY_TILE, LEFT, MARKET_MARKER, MINOR, NO_MARKER, OPERATING,
                                         PAYOUT, PLACE_STATION, POOL, RIGHT, SELL_OWN, SKIP, STEP_BUY_BACK,
@@ -444,43 +444,14 @@ def _raise_cash(s, p: cython.int, need: cython.int) -> cython.bint:
 
 
 # --- step 4: routes ----------------------------------------------------------------------
-def revenue_context(s, c: cython.int, goods_markers: cython.bint = True) -> RevenueContext:
-    """What company c's routes earn besides the map: event and legacy node bonuses, its
-    own market markers, and (for reporting, unless `goods_markers` is False) the goods
-    markers on each offboard. Without them it is a function of `Game.revenue_key`."""
-    t = s.t
-    bonus = dict(s.node_bonus)
-    for l in s.owned_legacies(c, AB_REVENUE_BONUS):
-        node = t.ab_node[l]
-        bonus[node] = bonus.get(node, 0) + t.ab_amount[l]
-    goods = {}
-    held = s.goods
-    nc: cython.int = t.nc
-    o: cython.int
-    g: cython.int
-    total: cython.int
-    for o in range(t.no if goods_markers else 0):
-        total = 0
-        for g in range(nc):  # a loop, not a generator: this runs for every route plan
-            total += held[g][o]
-        if total:
-            goods[t.offboards[o]] = total
-    return RevenueContext(
-        epoch=s.epoch,
-        node_bonus=bonus,
-        market_markers={t.offboards[o]: s.mmarkers[c][o] for o in range(t.no) if s.mmarkers[c][o]},
-        market_bonus=t.market_bonus,
-        goods_markers=goods,
-    )
-
-
 def _run_routes(s, o: OperatingState) -> None:
     t = s.t
     c = o.company
     vehicles = [t.route_vehicle[v] for v in s.co_vehicles[c]]
     plan = None
     if vehicles:
-        plan = s.board.best_routes(t.company_ids[c], s.is_major(c), vehicles, revenue_context(s, c))
+        ctx = context.revenue_context(s, c)
+        plan = routes.best_routes(s.board, t.company_ids[c], s.is_major(c), vehicles, ctx)
     revenue = plan.revenue if plan is not None else 0
     if plan is not None:
         _pay_goods(s, plan.goods_reached)

@@ -17,12 +17,14 @@ import pyarrow as pa
 from menorca_sim.rules import Ruleset, load_ruleset
 from menorca_sim.run.experiment import Experiment, GameSpec, Variant, one_line
 from menorca_sim.run.limits import Limits, counted, decision_limit, play_isolated
+from menorca_sim.run.outcomes import table_names
 from menorca_sim.run.records import Rows, add_error, add_game, empty_rows, to_tables
 
 PlayFn = Callable[[Ruleset, GameSpec], dict[str, Any]]
 """Plays one game and returns its summary (the shape of `Game.summary()`), each seat
 entry completed with `policy` and `auction_strategy`, and its `rounds` rows (those of
-a `Trajectory`, without the game's ids; may be empty)."""
+a `Trajectory`, without the game's ids; may be empty), and its `states` rows when the
+game's plan records them (`GameSpec.states`)."""
 
 
 @dataclass(frozen=True)
@@ -55,17 +57,22 @@ def play_one(ruleset: Ruleset, game: GameSpec, check: bool = False, rounds: bool
     (as `menorca-sim play` does, so any game of a dataset replays there), play to the
     end, return the summary. `check`: the invariant checks after every action (fuzzing);
     `rounds`: record the game's trajectory (without it, no `rounds` rows: the benchmark
-    measures its cost). The policies' decisions count against the run's decision limit, if any."""
+    measures its cost); the `states` rows are recorded at the trajectory's snapshots when
+    `game.states`. The policies' decisions count against the run's decision limit, if any."""
     from menorca_sim.play import play_game, seat_policies
+    from menorca_sim.run.states import StateRecorder
     from menorca_sim.run.trajectory import Trajectory
 
     policies = counted(seat_policies(game.policies, game.seed))
-    trajectory = Trajectory() if rounds else None
+    states = StateRecorder() if game.states else None
+    trajectory = Trajectory(states) if rounds or states is not None else None
     summary = play_game(ruleset, game.seed, policies, minors=list(game.minors) if game.minors else None,
                         check=check, watch=trajectory).summary()
     for seat, policy in zip(summary["seats"], policies):
         seat["policy"], seat["auction_strategy"] = policy.name, policy.auction_strategy
-    summary["rounds"] = trajectory.rows if trajectory is not None else []
+    summary["rounds"] = trajectory.rows if rounds and trajectory is not None else []
+    if states is not None:
+        summary["states"] = states.rows([seat["win_share"] for seat in summary["seats"]])
     return summary
 
 
@@ -74,17 +81,18 @@ def play_chunk(experiment: Experiment, chunk_id: int, start: int, stop: int, pla
     """Play games [start, stop) of the plan, in game id order, under `limits`."""
     rulesets = {v.name: ruleset_for(v) for v in experiment.variants}  # before any fork: children share them
     games = list(experiment.games_in(start, stop))
-    one = functools.partial(_game_rows, rulesets, play)
+    names = table_names(experiment.record_states)
+    one = functools.partial(_game_rows, rulesets, play, names)
     with decision_limit(limits.max_decisions):
-        rows = _merged(play_isolated(games, one, limits) if limits.isolated else map(one, games))
+        rows = _merged(names, play_isolated(games, one, limits) if limits.isolated else map(one, games))
     error = rows["errors"][0] if rows["errors"] else None
     first_error = error and f"game {error['game_id']} (seed {error['seed']}): {error['error']}"
     return ChunkResult(chunk_id, to_tables(rows), stop - start, first_error)
 
 
-def _game_rows(rulesets: dict[str, Ruleset], play: PlayFn, game: GameSpec) -> Rows:
-    """One game's rows: its outcome, or its error."""
-    rows = empty_rows()
+def _game_rows(rulesets: dict[str, Ruleset], play: PlayFn, names: tuple[str, ...], game: GameSpec) -> Rows:
+    """One game's rows (of the tables `names`): its outcome, or its error."""
+    rows = empty_rows(names)
     began = time.perf_counter()
     try:
         add_game(rows, game, play(rulesets[game.variant], game), time.perf_counter() - began)
@@ -93,8 +101,8 @@ def _game_rows(rulesets: dict[str, Ruleset], play: PlayFn, game: GameSpec) -> Ro
     return rows
 
 
-def _merged(per_game: Iterable[Rows]) -> Rows:
-    rows = empty_rows()
+def _merged(names: tuple[str, ...], per_game: Iterable[Rows]) -> Rows:
+    rows = empty_rows(names)
     for one in per_game:
         for name, table_rows in one.items():
             rows[name].extend(table_rows)

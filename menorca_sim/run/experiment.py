@@ -51,7 +51,7 @@ from menorca_sim.rules.reader import Table
 from menorca_sim.seeding import CellKey, game_seed, seating_rng
 
 KEYS = {"name", "description", "ruleset", "overrides", "players", "minors", "games", "seed",
-        "seating", "policies", "populations", "variants", "sweep", "sweeps", "plan"}
+        "seating", "policies", "populations", "variants", "sweep", "sweeps", "plan", "record_states"}
 SEATINGS = ("rotate", "random")
 MAX_POINTS = 1000  # sweep points in an experiment: each is a variant, its ruleset loaded and its games played
 
@@ -108,6 +108,7 @@ class GameSpec:
     minors: tuple[str, ...] | None
     policies: tuple[str, ...]  # policy spec per seat
     population: str = ""
+    states: bool = False  # record the `states` table's rows (Experiment.record_states)
 
 
 @dataclass(frozen=True)
@@ -125,6 +126,7 @@ class Experiment:
     sweeps: tuple[Sweep, ...] = ()  # variants made by [sweep] / [sweeps.NAME]
     target: dict[str, float] | None = None  # [plan]: effect, power, alpha, tests (the run prints the games needed)
     market_top: int | None = None  # the ruleset's highest market value: the report reads it from the manifest
+    record_states: bool = False  # also write the `states` table (the learned value's training data)
 
     @property
     def total_games(self) -> int:
@@ -145,7 +147,7 @@ class Experiment:
             seats = options[int(seating_rng(self.seed, cell.seed_key, game_index).integers(len(options)))]
         return GameSpec(game_id=game_id, variant=variant.name, cell=cell.name, game_index=game_index,
                         seed=game_seed(self.seed, cell.seed_key, game_index), players=cell.players,
-                        minors=cell.minors, policies=seats, population=population.name)
+                        minors=cell.minors, policies=seats, population=population.name, states=self.record_states)
 
     def games_in(self, start: int, stop: int) -> Iterator[GameSpec]:
         return (self.game(i) for i in range(start, stop))
@@ -164,6 +166,8 @@ class Experiment:
                                                                 for p, opts in pop.arrangements.items()}}
                             for pop in self.populations],
             "sweeps": [{"name": sw.name, "keys": list(sw.keys), "points": list(sw.points)} for sw in self.sweeps],
+            # only when on: a default plan (and a dataset made before the option) stays as it was
+            **({"record_states": True} if self.record_states else {}),
         }
 
 
@@ -226,6 +230,7 @@ def _parse(t: Table, folder: Path, games_override: int | None, check_policy: Pol
     if problem:
         raise t.fail("name", problem)
     description = t.opt_str("description") or ""
+    record_states = t.bool("record_states", False)
     ruleset_key = t.str("ruleset", "default")
     ruleset_path = None if ruleset_key == "default" else str((folder / ruleset_key).resolve())
     games = t.int("games", minimum=1)
@@ -261,7 +266,7 @@ def _parse(t: Table, folder: Path, games_override: int | None, check_policy: Pol
                                           f"{p} players{where} (seating = \"rotate\" plays each equally often)")
     return Experiment(name=name, file=t.file, ruleset_path=ruleset_path, seed=seed, games=games,
                       seating=seating, cells=cells, variants=variants, populations=populations,
-                      description=description, sweeps=sweeps, target=target,
+                      description=description, sweeps=sweeps, target=target, record_states=record_states,
                       market_top=max(c.value for row in ruleset.market for c in row if c is not None))
 
 

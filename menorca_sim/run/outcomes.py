@@ -1,9 +1,12 @@
 """The outcome record schema: what one finished game leaves behind, as tidy rows of
-six tables (games, players, companies, auctions, errors, rounds). Everything a report
-shows is computed from these tables."""
+six tables (games, players, companies, auctions, errors, rounds), and a seventh, states,
+when the experiment records them (the learned value's training data). Everything a
+report shows is computed from the six."""
 from __future__ import annotations
 
 import pyarrow as pa
+
+from menorca_sim.value.features import FEATURES
 
 _LIST_STR = pa.list_(pa.string())
 _LIST_INT = pa.list_(pa.int64())
@@ -111,3 +114,23 @@ TABLES: dict[str, pa.Schema] = {
     "errors": ERRORS,
     "rounds": ROUNDS,
 }
+
+# The learned value's training rows (menorca_sim/run/states.py), written only by a run that
+# records states (`record_states`): each seat's features at each snapshot of `rounds`,
+# with its final win share as the label. One float column per feature, in FEATURES order.
+STATES = pa.schema([
+    ("game_id", pa.int64()),
+    ("variant", pa.string()),
+    ("or", pa.int64()),               # ORs played: 0 = right after the auction, k = right after OR k
+    ("seat", pa.int64()),
+    ("win_share", pa.float64()),      # the seat's final win share (players.win_share)
+    *[(name, pa.float64()) for name in FEATURES],
+])
+
+OPTIONAL_TABLES: dict[str, pa.Schema] = {"states": STATES}
+ALL_TABLES: dict[str, pa.Schema] = {**TABLES, **OPTIONAL_TABLES}
+
+
+def table_names(states: bool) -> tuple[str, ...]:
+    """The tables of a dataset, in the order its manifest records them."""
+    return (*TABLES, *(OPTIONAL_TABLES if states else ()))

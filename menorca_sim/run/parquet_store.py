@@ -1,7 +1,8 @@
 """A run's dataset on disk: one Parquet part per table and chunk, plus manifest.json.
 
     DIR/manifest.json
-    DIR/<table>/part-000012.parquet     (games, players, companies, auctions, errors, rounds)
+    DIR/<table>/part-000012.parquet     (games, players, companies, auctions, errors, rounds;
+                                         states when the run recorded them: the manifest's "tables")
     DIR/damaged/<table>/...             (parts a resumed run found damaged, moved aside)
     DIR/.lock                           (while a run writes: see dataset_lock)
 
@@ -31,7 +32,7 @@ import pyarrow.parquet as pq
 
 from menorca_sim.run import dataset_lock
 from menorca_sim.run.manifest_check import ManifestError, check_manifest
-from menorca_sim.run.outcomes import TABLES
+from menorca_sim.run.outcomes import ALL_TABLES, TABLES, table_names
 
 MANIFEST = "manifest.json"
 # manifest format: 2 records each finished chunk's parts with their checksums; 3 has the
@@ -42,8 +43,15 @@ _CHUNK_KEY = b"menorca_sim.chunk"
 
 Record = dict[str, Any]
 """A finished chunk in the manifest: {"games": [start, stop], "rows": [...], "sha256": [...]},
-one entry per table in TABLES order (lists, not tables by name: a long run holds one
+one entry per table of the dataset, in `dataset_tables` order (lists, not tables by name: a long run holds one
 record per chunk in memory)."""
+
+
+def dataset_tables(manifest: dict[str, Any]) -> tuple[str, ...]:
+    """The tables of a dataset: the six, and `states` when its manifest lists it (a run
+    that recorded them: `record_states`)."""
+    listed = manifest.get("tables")
+    return table_names(isinstance(listed, dict) and "states" in listed)
 
 
 def part_path(out: Path, table: str, chunk_id: int) -> Path:
@@ -68,13 +76,14 @@ def _replace_atomically(path: Path, write: Callable[[Path], Any]) -> None:
 
 
 def write_chunk(out: Path, chunk_id: int, games: int, tables: dict[str, pa.Table]) -> Record:
-    """Write a chunk's parts; return the chunk's record for the manifest."""
+    """Write a chunk's parts (one per table of `tables`, in its order: the dataset's);
+    return the chunk's record for the manifest."""
     first = min(tables["games"]["game_id"].to_pylist() + tables["errors"]["game_id"].to_pylist())
     # `write` tells this write's parts from those of an earlier, interrupted one
     info = {"chunk": chunk_id, "first": first, "games": games, "write": uuid.uuid4().hex,
             "rows": {name: t.num_rows for name, t in tables.items()}}
     written = {}
-    for name in TABLES:
+    for name in tables:
         path = part_path(out, name, chunk_id)
         path.parent.mkdir(parents=True, exist_ok=True)
         sink = pa.BufferOutputStream()  # in memory first: the checksum is of exactly the bytes written
@@ -88,8 +97,8 @@ def write_chunk(out: Path, chunk_id: int, games: int, tables: dict[str, pa.Table
 
 def _record(games: range, parts: dict[str, tuple[int, bytes]]) -> Record:
     """The manifest's record of a chunk from its parts' (rows, bytes)."""
-    return {"games": [games.start, games.stop], "rows": [parts[name][0] for name in TABLES],
-            "sha256": [hashlib.sha256(parts[name][1]).hexdigest() for name in TABLES]}
+    return {"games": [games.start, games.stop], "rows": [rows for rows, _ in parts.values()],
+            "sha256": [hashlib.sha256(data).hexdigest() for _, data in parts.values()]}
 
 
 @dataclass(frozen=True)
@@ -101,18 +110,19 @@ class Damage:
         return f"{self.path}: {self.problem}"
 
 
-def check_chunk(out: Path, chunk_id: int, games: range, record: Record | None) -> tuple[Record | None, list[Damage]]:
+def check_chunk(out: Path, chunk_id: int, games: range, record: Record | None,
+                names: tuple[str, ...]) -> tuple[Record | None, list[Damage]]:
     """The chunk's record when its parts are sound (None: it is to be played), and its
     damaged parts: missing where the manifest records them, empty, truncated, corrupt, or
     foreign (another chunk's, another dataset's, not the recorded bytes). Parts of a write
-    cut short are not damage: the chunk is simply played again."""
+    cut short are not damage: the chunk is simply played again. `names`: the dataset's tables."""
     if record is not None:
-        damaged = [d for name, rows, sha in zip(TABLES, record["rows"], record["sha256"])
+        damaged = [d for name, rows, sha in zip(names, record["rows"], record["sha256"])
                    if (d := _check_recorded(part_path(out, name, chunk_id), name, chunk_id, games, rows, sha))]
         return (None if damaged else record), damaged
     read: dict[str, tuple[bytes, pa.Table, dict]] = {}
     damaged = []
-    for name in TABLES:
+    for name in names:
         path = part_path(out, name, chunk_id)
         if not path.exists():
             continue
@@ -122,7 +132,7 @@ def check_chunk(out: Path, chunk_id: int, games: range, record: Record | None) -
             damaged.append(Damage(path, part))
         else:
             read[name] = (data, *part)
-    return _whole_write(read, games), damaged
+    return _whole_write(read, games, names), damaged
 
 
 def _check_recorded(path: Path, name: str, chunk_id: int, games: range, rows: int, sha256: str) -> Damage | None:
@@ -153,7 +163,7 @@ def _read_part(data: bytes, name: str, chunk_id: int, games: range) -> tuple[pa.
         rows, part_chunk = info["rows"][name], info["chunk"]
     except (KeyError, TypeError, ValueError):
         return "foreign: not a part written by menorca-sim run"
-    if not table.schema.remove_metadata().equals(TABLES[name]):
+    if not table.schema.remove_metadata().equals(ALL_TABLES[name]):
         return f"foreign: not the schema of the {name} table"
     if part_chunk != chunk_id:
         return f"foreign: a part of chunk {part_chunk}, not of chunk {chunk_id}"
@@ -165,26 +175,26 @@ def _read_part(data: bytes, name: str, chunk_id: int, games: range) -> tuple[pa.
     return table, info
 
 
-def _whole_write(read: dict[str, tuple[bytes, pa.Table, dict]], games: range) -> Record | None:
+def _whole_write(read: dict[str, tuple[bytes, pa.Table, dict]], games: range, names: tuple[str, ...]) -> Record | None:
     """The record of parts that are one write of exactly `games` (each game once, in
-    `games` or `errors`), or None."""
+    `games` or `errors`) with a part for each table of `names`, or None."""
     infos = [info for _, _, info in read.values()]
-    if len(read) < len(TABLES) or any(info != infos[0] for info in infos):
+    if len(read) < len(names) or any(info != infos[0] for info in infos):
         return None
     played = sorted(read["games"][1]["game_id"].to_pylist() + read["errors"][1]["game_id"].to_pylist())
     if played != list(games):
         return None
-    return _record(games, {name: (table.num_rows, data) for name, (data, table, _) in read.items()})
+    return _record(games, {name: (read[name][1].num_rows, read[name][0]) for name in names})
 
 
-def chunk_complete(out: Path, chunk_id: int, games: int) -> bool:
+def chunk_complete(out: Path, chunk_id: int, games: int, names: tuple[str, ...] = tuple(TABLES)) -> bool:
     """Whether the chunk's parts, read on their own (without the manifest), are one whole
-    write of a chunk of `games` games."""
+    write of a chunk of `games` games (of the tables `names`)."""
     try:
         first = json.loads(pq.read_schema(part_path(out, "games", chunk_id)).metadata[_CHUNK_KEY])["first"]
     except (OSError, pa.ArrowException, KeyError, TypeError, ValueError):
         return False
-    return check_chunk(out, chunk_id, range(first, first + games), None)[0] is not None
+    return check_chunk(out, chunk_id, range(first, first + games), None, names)[0] is not None
 
 
 def move_aside(out: Path, path: Path) -> Path:
@@ -223,17 +233,18 @@ def check_dataset(out: Path) -> DatasetCheck:
     manifest = read_manifest(out)
     if manifest is None or manifest.get("format") != FORMAT:
         damaged = [Damage(p, "truncated or corrupt (not a readable Parquet file)")
-                   for name in TABLES for p in sorted((out / name).glob("*.parquet")) if not _readable(p)]
+                   for name in ALL_TABLES for p in sorted((out / name).glob("*.parquet")) if not _readable(p)]
         return DatasetCheck(damaged, {d.path.name for d in damaged}, None)
-    present, damaged = parts_on_disk(out, manifest["chunks"])
+    names = dataset_tables(manifest)
+    present, damaged = parts_on_disk(out, manifest["chunks"], names)
     left_out, games_left_out = {d.path.name for d in damaged}, 0
     records = manifest["finished"]
     for chunk_id in sorted(present | {int(k) for k in records}):  # a chunk with neither is simply not played
         games = chunk_games(manifest["total_games"], manifest["chunk_size"], chunk_id)
-        record, bad = check_chunk(out, chunk_id, games, records.get(str(chunk_id)))
+        record, bad = check_chunk(out, chunk_id, games, records.get(str(chunk_id)), names)
         if record is None:
             bad = bad or [Damage(p, f"a part of an unfinished write of chunk {chunk_id} (run --resume to finish it)")
-                          for p in _present(out, chunk_id)]
+                          for p in _present(out, chunk_id, names)]
         if bad:
             damaged += bad
             left_out.add(part_path(out, "games", chunk_id).name)
@@ -241,11 +252,12 @@ def check_dataset(out: Path) -> DatasetCheck:
     return DatasetCheck(damaged, left_out, games_left_out)
 
 
-def parts_on_disk(out: Path, chunks: int) -> tuple[set[int], list[Damage]]:
-    """The chunks of `chunks` that have a part file in some table folder, and every part
-    file there that is no chunk's (another name, or a chunk past the last)."""
+def parts_on_disk(out: Path, chunks: int, names: tuple[str, ...]) -> tuple[set[int], list[Damage]]:
+    """The chunks of `chunks` that have a part file in the folder of some table of `names`
+    (the dataset's), and every part file there that is no chunk's (another name, or a
+    chunk past the last)."""
     present, unlisted = set(), []
-    for name in TABLES:
+    for name in names:
         for path in sorted((out / name).glob("*.parquet")):
             match = _PART_NAME.fullmatch(path.name)
             chunk_id = int(match[1]) if match else -1
@@ -259,8 +271,8 @@ def parts_on_disk(out: Path, chunks: int) -> tuple[set[int], list[Damage]]:
 _PART_NAME = re.compile(r"part-(\d+)\.parquet")
 
 
-def _present(out: Path, chunk_id: int) -> list[Path]:
-    return [p for name in TABLES if (p := part_path(out, name, chunk_id)).exists()]
+def _present(out: Path, chunk_id: int, names: tuple[str, ...]) -> list[Path]:
+    return [p for name in names if (p := part_path(out, name, chunk_id)).exists()]
 
 
 class DatasetRefused(Exception):
@@ -326,7 +338,7 @@ def _link_view(out: Path, tmp: Path, left_out: set[str]) -> Path:
     view.mkdir()
     if (out / MANIFEST).exists():
         (view / MANIFEST).symlink_to((out / MANIFEST).resolve())
-    for name in TABLES:
+    for name in table_names((out / "states").is_dir()):
         (view / name).mkdir()
         for part in (out / name).glob("*.parquet"):
             if part.name not in left_out:
@@ -334,14 +346,14 @@ def _link_view(out: Path, tmp: Path, left_out: set[str]) -> Path:
     return view
 
 
-def count_rows(records: dict[str, Record]) -> dict[str, int]:
-    """Rows per table over the recorded chunks."""
-    return {name: sum(r["rows"][i] for r in records.values()) for i, name in enumerate(TABLES)}
+def count_rows(records: dict[str, Record], names: tuple[str, ...]) -> dict[str, int]:
+    """Rows per table (of the dataset's `names`) over the recorded chunks."""
+    return {name: sum(r["rows"][i] for r in records.values()) for i, name in enumerate(names)}
 
 
 def remove_temporaries(out: Path) -> None:
     """Leftovers of writes cut short (a killed run)."""
-    for name in TABLES:
+    for name in ALL_TABLES:
         for tmp in (out / name).glob(".part-*.tmp-*"):
             tmp.unlink()
 
@@ -350,7 +362,7 @@ def read_table(out: str | Path, name: str) -> pa.Table:
     """One table of a dataset, parts in chunk order, hence sorted by game_id."""
     parts = sorted((Path(out) / name).glob("part-*.parquet"))
     if not parts:
-        return TABLES[name].empty_table()
+        return ALL_TABLES[name].empty_table()
     return pa.concat_tables(pq.read_table(p).replace_schema_metadata(None) for p in parts)
 
 
@@ -367,7 +379,7 @@ def read_manifest(out: Path) -> dict[str, Any] | None:
     except ValueError as exc:
         raise ManifestError(path, "", f"not valid JSON ({exc})") from None
     ours = isinstance(data, dict) and data.get("format") == FORMAT
-    return check_manifest(path, data, tuple(TABLES) if ours else None)
+    return check_manifest(path, data, dataset_tables(data) if ours else None)
 
 
 def write_manifest(out: Path, manifest: dict[str, Any]) -> None:

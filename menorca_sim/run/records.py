@@ -3,7 +3,8 @@
 The rows are built from the game's plan (ids, cell, seed, policy specs) and the
 engine's `game.summary()`, whose per-seat entries the engine adapter has completed
 with the seated policy's `policy` name and `auction_strategy`, and to which it has
-added the game's `rounds` rows (`menorca_sim.run.trajectory`)."""
+added the game's `rounds` rows (`menorca_sim.run.trajectory`) and, when the run records
+them, its `states` rows (`menorca_sim.run.states`)."""
 from __future__ import annotations
 
 from typing import Any, Mapping
@@ -11,16 +12,17 @@ from typing import Any, Mapping
 import pyarrow as pa
 
 from menorca_sim.run.experiment import GameSpec
-from menorca_sim.run.outcomes import TABLES
+from menorca_sim.run.outcomes import ALL_TABLES, TABLES
 
 Rows = dict[str, list[dict[str, Any]]]
 
 
-def empty_rows() -> Rows:
-    return {name: [] for name in TABLES}
+def empty_rows(names: tuple[str, ...] = tuple(TABLES)) -> Rows:
+    """Rows of the tables `names` (the six by default; `outcomes.table_names`)."""
+    return {name: [] for name in names}
 
 
-_COLUMNS = {name: schema.names for name, schema in TABLES.items()}  # `Schema.names` builds a list per call
+_COLUMNS = {name: schema.names for name, schema in ALL_TABLES.items()}  # `Schema.names` builds a list per call
 
 
 def _row(table: str, known: Mapping[str, Any], source: Mapping[str, Any]) -> dict[str, Any]:
@@ -47,6 +49,8 @@ def add_game(rows: Rows, game: GameSpec, summary: Mapping[str, Any], duration_s:
                      for a in summary["auctions"]],
         "rounds": [_row("rounds", ids, r) for r in summary["rounds"]],
     }
+    if "states" in rows:
+        new["states"] = [_row("states", ids, r) for r in summary["states"]]
     for name, table_rows in new.items():
         rows[name].extend(table_rows)
 
@@ -58,4 +62,4 @@ def add_error(rows: Rows, game: GameSpec, error: str, traceback: str) -> None:
 
 
 def to_tables(rows: Rows) -> dict[str, pa.Table]:
-    return {name: pa.Table.from_pylist(rows[name], schema=schema) for name, schema in TABLES.items()}
+    return {name: pa.Table.from_pylist(table_rows, schema=ALL_TABLES[name]) for name, table_rows in rows.items()}

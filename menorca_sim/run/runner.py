@@ -33,6 +33,7 @@ from menorca_sim.run import parquet_store as store
 from menorca_sim.run.chunk_worker import ChunkResult, PlayFn, play_chunk, play_one
 from menorca_sim.run.experiment import Experiment
 from menorca_sim.run.limits import Limits
+from menorca_sim.run.outcomes import table_names
 
 with warnings.catch_warnings(record=True) as _caught:
     warnings.simplefilter("always", UserWarning)
@@ -203,7 +204,7 @@ class _ManifestRecorder:
         an error: failing to write the manifest too is not reported over that error."""
         records = self.manifest["finished"]
         self.manifest["status"] = "complete" if len(records) == self.manifest["chunks"] else "stopped"
-        self.manifest["counts"] = store.count_rows(records)
+        self.manifest["counts"] = store.count_rows(records, store.dataset_tables(self.manifest))
         with contextlib.suppress(*((_Stopped,) if quiet else ())):
             self.save()
 
@@ -249,7 +250,8 @@ def _chunks_to_play(out: Path, manifest: dict[str, Any]) -> list[int]:
     does not list, is named in a warning and moved aside, and a damaged part's chunk
     played again; a sound chunk not yet in the manifest is recorded."""
     records = manifest["finished"]
-    present, unlisted = store.parts_on_disk(out, manifest["chunks"])
+    names = store.dataset_tables(manifest)
+    present, unlisted = store.parts_on_disk(out, manifest["chunks"], names)
     for damage in unlisted:
         warnings.warn(f"{damage.line()}: moved to {store.move_aside(out, damage.path)}", RunWarning)
     checked = present | {int(k) for k in records}  # any other chunk has nothing on disk to check
@@ -259,7 +261,7 @@ def _chunks_to_play(out: Path, manifest: dict[str, Any]) -> list[int]:
             todo.append(chunk_id)
             continue
         games = store.chunk_games(manifest["total_games"], manifest["chunk_size"], chunk_id)
-        record, damaged = store.check_chunk(out, chunk_id, games, records.get(str(chunk_id)))
+        record, damaged = store.check_chunk(out, chunk_id, games, records.get(str(chunk_id)), names)
         for damage in damaged:
             where = f"moved to {store.move_aside(out, damage.path)}; " if damage.path.exists() else ""
             warnings.warn(f"{damage.line()}: {where}its chunk is played again", RunWarning)
@@ -298,7 +300,7 @@ def _new_manifest(experiment: Experiment, size: int) -> dict[str, Any]:
         "market_top": experiment.market_top,
         "total_games": experiment.total_games,
         "chunk_size": size, "chunks": math.ceil(experiment.total_games / size),
-        "tables": {name: f"{name}/part-*.parquet" for name in store.TABLES},
+        "tables": {name: f"{name}/part-*.parquet" for name in table_names(experiment.record_states)},
         "status": "running", "counts": {}, "runs": [], "finished": {},
     }
 

@@ -4,17 +4,20 @@ after each operating round, taken from the play loop through the Game's read API
 engine's count of ORs played: see `Trajectory.__call__`)."""
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 from menorca_sim.game import Game
 
 
 class Trajectory:
     """Watches a game being played (`play_game(..., watch=Trajectory())`): called after
-    each action applied; `rows` holds the snapshots so far, without the game's ids."""
+    each action applied; `rows` holds the snapshots so far, without the game's ids.
+    `on_snapshot(game, ors)`, if given, reads the state at each snapshot too (the
+    `states` table's recorder: menorca_sim/run/states.py)."""
 
-    def __init__(self) -> None:
+    def __init__(self, on_snapshot: Callable[[Game, int], None] | None = None) -> None:
         self.rows: list[dict[str, Any]] = []
+        self._on_snapshot = on_snapshot
         self._ors = -1  # ORs played at the last snapshot; -1: none taken yet (the auction runs)
         self._revenue: dict[str, int] = {}  # company -> its route revenue in the OR running
 
@@ -45,4 +48,6 @@ class Trajectory:
                            "wealth": None, "price": None, "revenue": revenue}
                           for company, revenue in self._revenue.items() if company not in running]
             self._revenue = {}
+        if self._on_snapshot is not None:
+            self._on_snapshot(game, ors)
         self._ors = ors

@@ -1,0 +1,30 @@
+"""`menorca-sim learn DATASETS... --out policies/models/NAME`: train the learned value."""
+from __future__ import annotations
+
+import click
+
+from menorca_sim.cli.errors import fail, one_line_errors
+
+
+@click.command("learn")
+@click.argument("datasets", nargs=-1, required=True, type=click.Path(file_okay=False))
+@click.option("--out", required=True, type=click.Path(file_okay=False),
+              help="The model folder to write (a new or empty one), e.g. policies/models/value_v2.")
+@click.option("--trees", type=click.IntRange(min=1), default=150, show_default=True, help="Boosted trees.")
+@click.option("--depth", type=click.IntRange(min=1, max=12), default=5, show_default=True, help="Depth of each tree.")
+@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
+              help="Seed of the held-out split and of the fit.")
+@one_line_errors
+def command(datasets: tuple[str, ...], out: str, trees: int, depth: int, seed: int) -> None:
+    """Fit each seat's final win share to its features after each OR, from the states
+    tables of DATASETS (made by `run --record-states`); a fifth of the games is held out
+    to score the model against the wealth share read at the same point."""
+    from menorca_sim.learn.train import LearnError, Settings, learn
+
+    try:
+        meta = learn(datasets, out, Settings(trees=trees, depth=depth, seed=seed))
+    except LearnError as exc:
+        fail(str(exc))
+    loss, training = meta["held_out_log_loss"], meta["training"]
+    click.echo(f"{out}: {training['games']} games trained on, {training['held_out_games']} held out; "
+               f"who-wins log-loss {loss['model']:.4f} (wealth share {loss['wealth_share']:.4f})")

@@ -1,0 +1,132 @@
+"""`menorca-sim learn`: fit the learned value to the `states` tables of self-play datasets.
+
+The model is scikit-learn's HistGradientBoostingClassifier: a well-kept library already
+in the scientific stack the project uses (numpy, scipy), deterministic for a given
+`random_state`, fast on tens of thousands of rows, and its fitted trees (depth-limited)
+export to the arrays of `model.ValueModel`, so play never imports it. LightGBM would fit
+as well but brings a native library and OpenMP for no gain at this size.
+
+Each row is a seat at a snapshot; the target is the seat's final win share w, fitted as
+a classifier of "wins" with the row counted w times as a win and 1 - w times as a loss
+(a shared win counts half). The seats' chances are then scaled to sum to one per
+snapshot (`ValueModel.win_shares`). Held-out rows are whole games (split by game, never
+rows of one game on both sides), scored by the log-loss of "who wins" at each
+snapshot, against the wealth share read at the same point."""
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Sequence
+
+import numpy as np
+import polars as pl
+
+from menorca_sim.run import parquet_store as store
+from menorca_sim.value.features import FEATURES
+from menorca_sim.value.model import ValueModel, from_histgb
+
+HELD_OUT = 0.2  # share of the games held out
+MIN_GAMES = 10  # fewer: no held-out games worth a log-loss
+
+
+class LearnError(Exception):
+    """Input `learn` cannot train on; the message is one line."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    """The fit's knobs (defaults: the committed model's)."""
+    trees: int = 150
+    depth: int = 5
+    learning_rate: float = 0.1
+    seed: int = 0  # the held-out split's and the fit's
+
+
+def load_states(datasets: Sequence[str | Path]) -> pl.DataFrame:
+    """The `states` rows of each dataset (checked part by part, as `report` does), with a
+    `dataset` column (its position in `datasets`) so that game ids of two datasets stay apart."""
+    frames = []
+    for i, folder in enumerate(map(Path, datasets)):
+        if not (folder / store.MANIFEST).is_file():
+            raise LearnError(f"{folder}: not a dataset folder (no {store.MANIFEST})")
+        with store.CheckedDataset(folder) as checked:
+            manifest = store.read_manifest(checked.path) or {}
+            if "states" not in store.dataset_tables(manifest):
+                raise LearnError(f"{folder}: the dataset has no states table (run its experiment with "
+                                 f"--record-states, or record_states = true in the file)")
+            frames.append(pl.from_arrow(store.read_table(checked.path, "states")).with_columns(dataset=pl.lit(i)))
+    states = pl.concat(frames)
+    games = states.select("dataset", "game_id").n_unique()
+    if games < MIN_GAMES:
+        raise LearnError(f"{', '.join(map(str, datasets))}: {games} games with states; at least {MIN_GAMES} are "
+                         f"needed to hold some out")
+    return states
+
+
+def split_by_game(states: pl.DataFrame, held_out: float = HELD_OUT, seed: int = 0) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """(training rows, held-out rows): each game wholly on one side, about `held_out` of
+    the games held out, chosen by a hash of (seed, dataset, game id)."""
+    def side(dataset: int, game_id: int) -> bool:
+        digest = hashlib.blake2b(f"{seed}:{dataset}:{game_id}".encode(), digest_size=8).digest()
+        return int.from_bytes(digest, "big") / 2 ** 64 < held_out
+
+    keys = states.select("dataset", "game_id").unique()
+    keys = keys.with_columns(held=pl.Series([side(d, g) for d, g in keys.iter_rows()], dtype=pl.Boolean))
+    tagged = states.join(keys, on=["dataset", "game_id"])
+    return tagged.filter(~pl.col("held")).drop("held"), tagged.filter(pl.col("held")).drop("held")
+
+
+def who_wins_log_loss(states: pl.DataFrame, shares: np.ndarray) -> float:
+    """The mean over snapshots of -sum(w_i log q_i): w the seats' final win shares, q the
+    predicted `shares` of the rows (one per row, normalised per snapshot here)."""
+    snapshot = ["dataset", "game_id", "variant", "or"]
+    frame = states.select(*snapshot, "win_share").with_columns(q=pl.Series(np.asarray(shares, dtype=float)))
+    frame = frame.with_columns(q=(pl.col("q") / pl.col("q").sum().over(snapshot)).clip(1e-6, 1.0))
+    per = frame.group_by(snapshot).agg(loss=-(pl.col("win_share") * pl.col("q").log()).sum())
+    return float(per["loss"].mean())
+
+
+def fit(train: pl.DataFrame, settings: Settings) -> ValueModel:
+    """The classifier of "wins" fitted to the rows, weighted by win share (see above)."""
+    from sklearn.ensemble import HistGradientBoostingClassifier
+
+    x = train.select(FEATURES).to_numpy()
+    w = train["win_share"].to_numpy()
+    classifier = HistGradientBoostingClassifier(
+        max_iter=settings.trees, max_depth=settings.depth, learning_rate=settings.learning_rate,
+        early_stopping=False, random_state=settings.seed)
+    classifier.fit(np.vstack([x, x]), np.r_[np.ones(len(w)), np.zeros(len(w))], sample_weight=np.r_[w, 1.0 - w])
+    return from_histgb(classifier, settings.depth, FEATURES)
+
+
+def learn(datasets: Sequence[str | Path], out: str | Path, settings: Settings = Settings()) -> dict[str, Any]:
+    """Train on the datasets' states, score on held-out games, write the model folder
+    `out`; returns its metadata (what meta.json holds besides the features)."""
+    out = Path(out)
+    if out.exists() and (not out.is_dir() or any(out.iterdir())):
+        raise LearnError(f"{out}: exists and is not an empty folder (choose another --out)")
+    states = load_states(datasets)
+    train, test = split_by_game(states, seed=settings.seed)
+    if train.is_empty() or test.is_empty():
+        raise LearnError(f"{', '.join(map(str, datasets))}: too few games to hold some out")
+    began = time.perf_counter()
+    model = fit(train, settings)
+    fit_s = time.perf_counter() - began
+    rows = test.select(FEATURES).to_numpy()
+    model_loss = who_wins_log_loss(test, 1.0 / (1.0 + np.exp(-model.scores(rows))))
+    wealth_loss = who_wins_log_loss(test, test["wealth_share"].to_numpy())
+    meta = {
+        "training": {"datasets": [str(d) for d in datasets], "rows": train.height, "held_out_rows": test.height,
+                     "games": _games(train), "held_out_games": _games(test), "held_out": HELD_OUT,
+                     "settings": dataclasses.asdict(settings), "fit_s": round(fit_s, 1)},
+        "held_out_log_loss": {"model": round(model_loss, 4), "wealth_share": round(wealth_loss, 4)},
+    }
+    model.save(out, meta)
+    return meta
+
+
+def _games(rows: pl.DataFrame) -> int:
+    return rows.select("dataset", "game_id").n_unique()

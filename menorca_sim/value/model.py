@@ -1,0 +1,138 @@
+"""The learned value's model: gradient-boosted trees stored as arrays, evaluated with numpy.
+
+A search scores many leaves per decision, so evaluation must cost microseconds, not the
+milliseconds of a library's predict call. Each tree is stored padded to a perfect binary
+tree of the model's depth (a leaf above the bottom repeats its value below itself, its
+padding nodes always go left): then one step down all the trees at once is a handful of
+array operations, the same for every tree, and `depth` steps reach every leaf. No Python
+loop runs per node or per tree.
+
+On disk, a model folder (policies/models/NAME/) holds `model.npz` (the arrays) and
+`meta.json` (its features in order, how it was trained, its held-out scores)."""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from menorca_sim.value.features import FEATURES, seat_features
+
+if TYPE_CHECKING:
+    from menorca_sim.game import Game
+
+MODEL_FILE = "model.npz"
+META_FILE = "meta.json"
+
+
+class ModelError(Exception):
+    """A model folder that cannot be used; the message is one line."""
+
+
+@dataclass(frozen=True)
+class ValueModel:
+    """Trees of one binary classifier of "this seat wins", read as win shares of a state."""
+    features: tuple[str, ...]
+    depth: int
+    feature: np.ndarray  # (trees, 2**depth - 1) ints: the column each inner node tests
+    threshold: np.ndarray  # (trees, 2**depth - 1) floats: a row goes right when its value is above
+    leaf: np.ndarray  # (trees, 2**depth) floats: the raw scores at the bottom
+    baseline: float  # the raw score before any tree
+
+    def __post_init__(self) -> None:
+        trees, inner = self.feature.shape
+        nodes = trees * inner
+        # flat node numbers: tree t's inner node k is t * inner + k, its leaf j is nodes + t * (inner + 1) + j;
+        # `_left` maps an inner node to its left child's number (the right one is the next), so one
+        # step down every tree is `left[node] + (x > threshold)`: gathers with `take`, the cheapest
+        k, t = np.arange(nodes) % inner, np.arange(nodes) // inner
+        child = 2 * k + 1
+        object.__setattr__(self, "_left", np.where(child < inner, t * inner + child,
+                                                   nodes + t * (inner + 1) + child - inner))
+        object.__setattr__(self, "_roots", np.arange(trees) * inner)
+        object.__setattr__(self, "_feature_flat", self.feature.ravel())
+        object.__setattr__(self, "_threshold_flat", self.threshold.ravel())
+        object.__setattr__(self, "_values", np.r_[np.zeros(nodes), self.leaf.ravel()])
+
+    def scores(self, rows: np.ndarray) -> np.ndarray:
+        """The raw score (log-odds that the seat wins) of each row of `rows` (n, features)."""
+        n, width = rows.shape
+        offsets = (np.arange(n) * width)[:, None]
+        flat_rows = rows.ravel()
+        node = np.broadcast_to(self._roots, (n, len(self._roots)))
+        for _ in range(self.depth):
+            right = flat_rows.take(offsets + self._feature_flat.take(node)) > self._threshold_flat.take(node)
+            node = self._left.take(node) + right
+        return self.baseline + self._values.take(node).sum(axis=1)
+
+    def win_shares(self, rows: np.ndarray) -> np.ndarray:
+        """The rows of one state's seats (seat_features) as win shares that sum to 1: each
+        seat's chance to win, the seats' chances scaled to one winner."""
+        p = 1.0 / (1.0 + np.exp(-self.scores(rows)))
+        return p / p.sum()
+
+    def evaluate(self, game: Game) -> np.ndarray:
+        """Each seat's expected final win share from the state of `game`."""
+        return self.win_shares(seat_features(game))
+
+    def save(self, folder: Path, meta: dict[str, Any]) -> None:
+        folder.mkdir(parents=True, exist_ok=True)
+        np.savez_compressed(folder / MODEL_FILE, feature=self.feature.astype(np.int16), threshold=self.threshold,
+                            leaf=self.leaf, baseline=np.array(self.baseline), depth=np.array(self.depth))
+        meta = {"features": list(self.features), "trees": int(self.feature.shape[0]), "depth": self.depth, **meta}
+        (folder / META_FILE).write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
+
+
+def load_model(folder: str | Path) -> ValueModel:
+    """The model in `folder`; a ModelError when it is missing, damaged, or reads other
+    features than this version computes (a model of older features would read columns
+    that now mean something else)."""
+    folder = Path(folder)
+    try:
+        meta = json.loads((folder / META_FILE).read_text(encoding="utf-8"))
+        with np.load(folder / MODEL_FILE) as arrays:
+            model = ValueModel(tuple(meta["features"]), int(arrays["depth"]), arrays["feature"].astype(np.intp),
+                               arrays["threshold"], arrays["leaf"], float(arrays["baseline"]))
+    except FileNotFoundError as exc:
+        raise ModelError(f"{folder}: not a model folder (no {Path(exc.filename).name})") from None
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise ModelError(f"{folder}: damaged model ({type(exc).__name__}: {exc})") from None
+    if model.features != FEATURES:
+        raise ModelError(f"{folder}: the model reads other features than these ({', '.join(model.features)}); "
+                         f"train it again with `menorca-sim learn`")
+    return model
+
+
+def from_histgb(classifier: Any, depth: int, features: tuple[str, ...]) -> ValueModel:
+    """A fitted scikit-learn HistGradientBoostingClassifier (binary, trees at most
+    `depth` deep, no missing values in training, fitted on the columns `features`) as a
+    ValueModel. It reads the fitted
+    trees' node records (`_predictors`, `_baseline_prediction`: scikit-learn keeps them
+    private), so the tests check the two predict the same."""
+    trees = [predictors[0].nodes for predictors in classifier._predictors]
+    inner, leaves = 2 ** depth - 1, 2 ** depth
+    feature = np.zeros((len(trees), inner), dtype=np.intp)
+    threshold = np.full((len(trees), inner), np.inf)
+    leaf = np.zeros((len(trees), leaves))
+
+    def fill(t: int, nodes: np.ndarray, node: int, pos: int, level: int) -> None:
+        record = nodes[node]
+        if level == depth:
+            if not record["is_leaf"]:
+                raise ValueError(f"tree {t} is deeper than {depth}")
+            leaf[t, pos - inner] = record["value"]
+            return
+        if record["is_leaf"]:  # padding: always left, the leaf's value all the way down
+            fill(t, nodes, node, 2 * pos + 1, level + 1)
+            fill(t, nodes, node, 2 * pos + 2, level + 1)
+            return
+        feature[t, pos], threshold[t, pos] = record["feature_idx"], record["num_threshold"]
+        fill(t, nodes, int(record["left"]), 2 * pos + 1, level + 1)
+        fill(t, nodes, int(record["right"]), 2 * pos + 2, level + 1)
+
+    for t, nodes in enumerate(trees):
+        fill(t, nodes, 0, 0, 0)
+    return ValueModel(features, depth, feature, threshold, leaf,
+                      float(np.ravel(classifier._baseline_prediction)[0]))
