@@ -74,7 +74,7 @@ class Game(PublicState):
                 # the engine has just searched the operating company's routes in this
                 # state: its plan's revenue answers `route_revenue` for the fleet it ran
                 self._whatif.remember_plan(eng.t.company_ids[company], tuple(fleet_of(eng, company)),
-                                           eng.or_plan.revenue)
+                                           eng.operating.plan.revenue)
         return self._actor_now
 
     def _forget_state(self) -> None:
@@ -205,7 +205,7 @@ class Game(PublicState):
         """The company whose market or goods marker is being placed (None if none is)."""
         if self.decision() not in ("place_market_marker", "place_goods_marker"):
             return None
-        return self._eng.t.company_ids[self._eng.pm_company]
+        return self._eng.t.company_ids[self._eng.marker.company]
 
     def operating_company(self) -> str | None:
         """The company the seat decides for now, None at a player's own decision."""

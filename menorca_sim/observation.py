@@ -71,13 +71,14 @@ class PublicState:
         if eng.round != "auction":
             return None
         ids = eng.t.legacy_ids
-        order = eng.auc_order[eng.auc_pos:]
+        a = eng.auction
+        order = a.order[a.pos:]
         reservations = {}
-        for pos in range(eng.auc_pos, len(eng.auc_order)):
-            bids = {seat: bid for seat, bid in enumerate(eng.reservations[pos]) if bid >= 0}
+        for pos in range(a.pos, len(a.order)):
+            bids = {seat: bid for seat, bid in enumerate(a.reservations[pos]) if bid >= 0}
             if bids:
-                reservations[ids[eng.auc_order[pos]]] = bids
-        return {"lot": ids[order[0]], "price": eng.auc_price, "left": [ids[l] for l in order],
+                reservations[ids[a.order[pos]]] = bids
+        return {"lot": ids[order[0]], "price": a.price, "left": [ids[l] for l in order],
                 "reservations": reservations}
 
     def is_over(self) -> bool:
@@ -142,11 +143,11 @@ class PublicState:
 
     def pending_plan(self):
         """The route plan the operating company's routes ran this turn (None before)."""
-        return self._eng.or_plan
+        return self._eng.operating.plan
 
     def pending_revenue(self) -> int:
         """The revenue of `pending_plan()` (0 before the routes have run)."""
-        plan = self._eng.or_plan
+        plan = self._eng.operating.plan
         return plan.revenue if plan is not None else 0
 
     @property
