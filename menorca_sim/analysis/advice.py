@@ -10,8 +10,8 @@ ranked by size x confidence x stability with strength.
   strength label: `STABILITY`).
 
 Each item names the key as the ruleset TOML spells it, the direction, one line of
-evidence and, where a sweep of a seat's cash found one, the fair value (never a
-legacy's price from a sweep: analysis/sweeps.py says why)."""
+evidence and, where a sweep of a seat's cash found one, the cash that evens the seats
+(`value_tables`; never a legacy's price from a sweep: analysis/sweeps.py says why)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import polars as pl
 
 from menorca_sim.analysis import findings as find
-from menorca_sim.analysis import strength
+from menorca_sim.analysis import strength, values
 from menorca_sim.analysis.pipeline import Analysis
 
 MOST = 5
@@ -65,19 +65,22 @@ def _strongest(a: Analysis, by_pop: dict):
     return next(by_pop[p] for p in order if p in by_pop and by_pop[p].significant)
 
 
-def _fair_value(a: Analysis, key_start: str, target: str) -> str:
-    fair = a.tables.get("fair_values", pl.DataFrame())
-    if fair.is_empty():
+def _seat_value(a: Analysis, players: int) -> str:
+    """The extra starting cash that evens the seats, where a sweep of it found one
+    (`value_tables.seat_values`), with whether it reproduced."""
+    found = a.tables.get("values", pl.DataFrame())
+    if found.is_empty():
         return ""
-    rows = fair.filter(pl.col("key").str.starts_with(key_start) & pl.col("target").str.starts_with(target)
-                       & (pl.col("status") == "in range"))
-    return "" if rows.is_empty() else "; ".join(
-        f"{r['key']} = {r['fair_value']:.3g} ({r['fair_value_low']:.3g} to {r['fair_value_high']:.3g}), "
-        f"{r['players']} players" for r in rows.iter_rows(named=True))
+    rows = found.filter((pl.col("players") == players) & (pl.col("status") == values.IN_RANGE))
+    return "; ".join(f"{r['key']} = {r['value']:.3g} ({r['low']:.3g} to {r['high']:.3g}"
+                     f"{'' if r['reproduced'] else ', not reproduced'})" for r in rows.iter_rows(named=True))
 
 
 def _facts(a: Analysis, variant: str | None) -> dict:
-    return {k: v for k, v in find.facts(a).items() if variant is None or k[1] == variant}
+    """The facts of `variant` (of every variant with None), a sweep's points left out as
+    the findings leave them: each point is another rule, read off the sweep's values."""
+    points = find.sweep_points(a)
+    return {k: v for k, v in find.facts(a).items() if (variant is None or k[1] == variant) and k[1] not in points}
 
 
 def _seat_changes(a: Analysis, variant: str | None) -> list[Change]:
@@ -95,7 +98,7 @@ def _seat_changes(a: Analysis, variant: str | None) -> list[Change]:
             f"raise it: more starting cash for seat {' and '.join(map(str, seats))}",
             f"In {key[2]}-player games seat {key[3]} wins {100 * c.estimate:.0f} % against a fair "
             f"{100 * c.reference:.0f} % ({c.row.get('population') or 'all games'}){label}",
-            _fair_value(a, "player_counts.", f"seat {key[3]} "),
+            _seat_value(a, key[2]),
             abs(c.estimate - c.reference) * (1 - c.p_holm) * stable))
     return out
 

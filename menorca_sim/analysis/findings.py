@@ -17,7 +17,7 @@ from typing import Iterable
 import numpy as np
 import polars as pl
 
-from menorca_sim.analysis import stats, strength
+from menorca_sim.analysis import stats, strength, values
 from menorca_sim.analysis.dataset import baseline_variant, planned
 from menorca_sim.analysis.pipeline import Analysis
 
@@ -231,7 +231,7 @@ PLAYER_SECTIONS = ("policy", "auction_strategy")
 def findings(a: Analysis) -> list[Finding]:
     """The significant facts about the rules, folded, in the report's order: fair
     values, seats, legacies, variants, probes (the players' strength: `players`)."""
-    points = _sweep_points(a)  # a sweep's points are read off its chart and fair values, not one by one
+    points = sweep_points(a)  # a sweep's points are read off its chart and fair values, not one by one
     all_facts = {k: v for k, v in facts(a).items() if k[1] not in points}
     found = {k: v for k, v in all_facts.items() if label(a, v) != NOT_FOUND}
     out = _seat_findings(a, found, all_facts)
@@ -243,7 +243,7 @@ def findings(a: Analysis) -> list[Finding]:
     out += _variant_findings(a, found)
     out += [f for f in probe_verdicts(a).values() if f.label != NO_EFFECT]
     ending = strong_play_ending(a)
-    return fair_value_findings(a) + ([ending] if ending else []) + out
+    return value_findings(a) + fair_value_findings(a) + ([ending] if ending else []) + out
 
 
 def players(a: Analysis) -> list[Finding]:
@@ -307,7 +307,8 @@ def strong_play_ending(a: Analysis) -> Finding | None:
                    "tiers under strong play (reports/strong_endgame/summary.md)", "")
 
 
-def _sweep_points(a: Analysis) -> set[str]:
+def sweep_points(a: Analysis) -> set[str]:
+    """The variants a sweep made: read off its chart, fair values and values, not one by one."""
     return {p for s in planned(a.manifest, "sweeps") for p in s.get("points", [])}
 
 
@@ -330,6 +331,30 @@ def fair_value_findings(a: Analysis) -> list[Finding]:
             text = (f"{r['target']}: {r['status']} of {r['key']} (the fitted curve meets it at about "
                     f"{r['fair_value']:.3g}; {where})")
         out.append(Finding(text[0].upper() + text[1:], f"{r['key']}"))
+    return out
+
+
+def value_findings(a: Analysis) -> list[Finding]:
+    """Each value read by random assignment (`value_tables`), said with whether it
+    reproduced on the second half of the games, or why there is none."""
+    out = []
+    for r in a.tables.get("values", pl.DataFrame()).iter_rows(named=True):
+        where = ", ".join(p for p in (f"among {r['population']}" if r["population"] else "",
+                                      f"{r['players']} players") if p)
+        if r["status"] == values.IN_RANGE:
+            again = ("reproduced on the second half of the games" if r["reproduced"] else
+                     "not reproduced: the second half of the games gives " +
+                     (f"{r['second']:.3g}" if np.isfinite(r["second"]) else "no value"))
+            text = (f"{r['subject']} at {r['key']} = {r['value']:.3g} ({r['low']:.3g} to {r['high']:.3g}), "
+                    f"{again} ({where})")
+        elif r["status"] == values.NOT_MONOTONE:
+            text = (f"{r['subject']}: not monotone in {r['key']}, no value (its share meets the target at "
+                    f"{r['crossings'] or 'no swept value'}; {where})")
+        elif r["status"] == values.FLAT:
+            text = f"{r['subject']}: no trend in {r['key']} over the swept range ({where})"
+        else:
+            text = f"{r['subject']}: {r['status']} of {r['key']} ({where})"
+        out.append(Finding(text[0].upper() + text[1:], r["key"]))
     return out
 
 

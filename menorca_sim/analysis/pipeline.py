@@ -8,7 +8,7 @@ import numpy as np
 import polars as pl
 
 from menorca_sim.analysis import comparisons as tests
-from menorca_sim.analysis import effects, stats, strategies, strength, sweeps, tables
+from menorca_sim.analysis import effects, stats, strategies, strength, sweeps, tables, value_tables
 from menorca_sim.analysis.dataset import KEYS, Dataset, variants
 
 
@@ -75,6 +75,7 @@ def analyse(ds: Dataset, seed: int = 0, market_top: int | None = None) -> Analys
     if not points.is_empty():
         t["sweep_metrics"] = sweeps.sweep_metrics(points, t)
         t["fair_values"] = sweeps.fair_values(ds, points, rng)
+        t["values"] = value_tables.seat_values(ds, points, rng)
     roles = strength.roles(ds, t[f"{rating_columns[-1]}_ratings"], rating_columns[-1])
     t["populations"] = roles.table()
 

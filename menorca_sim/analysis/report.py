@@ -86,8 +86,22 @@ def build_report(data_dir: str | Path, out_dir: str | Path | None = None, seed: 
     index.write_text(_html(analysis, sections, partial), encoding="utf-8")
     summary = out / "summary.md"
     summary.write_text(_markdown(analysis, sections, partial), encoding="utf-8")
+    _write_values(analysis, out / VALUES_FILE)
     (out / SOURCE_FILE).write_text(f"{Path(source or ds.path).resolve()}\n", encoding="utf-8")
     return ReportFiles(index, summary, written)
+
+
+VALUES_FILE = "values.csv"
+
+
+def _write_values(analysis: Analysis, path: Path) -> None:
+    """The values by random assignment as CSV, for a spreadsheet or a price list (one
+    left from an earlier report of this folder goes when there are none)."""
+    found = analysis.tables.get("values", pl.DataFrame())
+    if found.is_empty():
+        path.unlink(missing_ok=True)
+    else:
+        found.write_csv(path)
 
 
 def market_top(ds: Dataset) -> int | None:
@@ -264,6 +278,14 @@ SECTIONS = [
          "section pairs the games themselves). Win shares and edges are fractions (0.05 = 5 points).",
          lambda a: [("Every tested fact, baseline and variant", side_by_side.side_by_side(a))],
          when=lambda a: bool(side_by_side.named_variants(a))),
+    Part("values", "Values by random assignment", "What extra starting cash makes a seat win its fair share? "
+         "The cash is set by the rules in every game and swept on the same seeds; the value is where the seat's "
+         "win share, fitted as a curve that can only rise with its cash, meets 1/N, with a bootstrap interval over "
+         "games. It is estimated on the first half of the games and again on the second (independent seeds): "
+         "reproduced when the second lies within the first's interval. Not monotone, flat or out of range is said "
+         "so, with no value.",
+         lambda a: [("Values (values.csv)", a.tables["values"])], notes=lambda a: [f.line() for f in find.value_findings(a)],
+         when=lambda a: not a.tables.get("values", pl.DataFrame()).is_empty()),
     Part("glance", "Variants at a glance", "What does each rule variant do to the game: how long it lasts, how "
          "it ends, how far it gets, and which companies start and float?",
          lambda a: [("Length and end by variant", a.tables["variant_overview"]),

@@ -10,14 +10,14 @@ import polars as pl
 
 from menorca_sim.analysis import advice
 from menorca_sim.analysis import findings as find
-from menorca_sim.analysis.dataset import baseline_variant, planned
+from menorca_sim.analysis.dataset import baseline_variant
 from menorca_sim.analysis.pipeline import Analysis
 from menorca_sim.analysis.stats import CONFIDENCE, Comparison, z_value
 
 
 def named_variants(a: Analysis) -> list[str]:
     """The variants other than the baseline that no sweep made."""
-    points = {p for s in planned(a.manifest, "sweeps") for p in s.get("points", [])}
+    points = find.sweep_points(a)
     base = baseline_variant(a.manifest, a.variants) if a.variants else ""
     return [v for v in a.variants if v != base and v not in points]
 

@@ -14,7 +14,7 @@ import re
 import numpy as np
 import polars as pl
 
-from menorca_sim.analysis import stats
+from menorca_sim.analysis import stats, value_tables
 from menorca_sim.analysis.dataset import KEYS, Dataset, planned
 
 NO_LEGACY_FAIR_VALUE = ("No fair value is read off a sweep of a legacy's price: the price moves the legacy through the "
@@ -62,7 +62,9 @@ def sweep_metrics(points: pl.DataFrame, tables: dict[str, pl.DataFrame]) -> pl.D
 def fair_values(ds: Dataset, points: pl.DataFrame, rng: np.random.Generator) -> pl.DataFrame:
     """For each sweep (and value of a grid's second key), population and player count:
     the swept value at which each seat wins its fair share, or the swept company starts
-    in `START_LEVEL` of its games; none for a sweep of a legacy's key (module docstring)."""
+    in `START_LEVEL` of its games; none for a sweep of a legacy's key (module docstring),
+    nor of a seat's starting cash: `value_tables.seat_values` reads that one by random
+    assignment, on two independent halves of the games."""
     schema = {"sweep": pl.String, "key": pl.String, "other": pl.String, "population": pl.String,
               "players": pl.Int64, "target": pl.String, "games": pl.Int64, "fair_value": pl.Float64,
               "fair_value_low": pl.Float64, "fair_value_high": pl.Float64, "status": pl.String}
@@ -70,7 +72,8 @@ def fair_values(ds: Dataset, points: pl.DataFrame, rng: np.random.Generator) -> 
         return pl.DataFrame(schema=schema)
     # in a fixed order (joins keep none): the bootstrap's draws then pick the same games
     # every time, and a report is the same for the same seed
-    points = points.filter(~pl.col("key").str.contains(_LEGACY_KEY.pattern))
+    points = points.filter(~pl.col("key").str.contains(_LEGACY_KEY.pattern)
+                           & ~pl.col("key").str.contains(value_tables.SEAT_CASH.pattern))
     seats = (ds.players.join(points, on="variant").sort("variant", "game_id", "seat")
              .select("sweep", "key", "other", "population", "players", "x", "seat", "win_share"))
     started = (ds.scan("companies").select("game_id", "variant", "company", "started").collect()

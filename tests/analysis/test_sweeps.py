@@ -1,6 +1,6 @@
 """Sweeps through the whole pipeline: a [sweep] experiment run, its report's measures
-per point and the fair-value table (stats.fair_value's planted-root tests are in
-test_stats)."""
+per point, the fair-value table and the values by random assignment (stats.fair_value's
+planted-root tests are in test_stats, values.value_at_target's in test_values)."""
 from __future__ import annotations
 
 import polars as pl
@@ -13,21 +13,35 @@ def test_a_sweep_report_puts_each_measure_against_the_swept_value_and_solves_for
     data = run_study(tmp_path, one_draw_study("s", 3, 12, 2, """
 [policies]
 seats = "heuristic"
-[sweep]
-"player_counts.0.seat_cash.1" = {values = [0, 60]}
+[sweeps.cash]
+"player_counts.0.seat_cash.1" = {values = [0, 60, 120]}
+[sweeps.bank]
+"bank.cash" = {values = [9000, 11000]}
 """))
     files = build_report(data)
     from menorca_sim.analysis.dataset import Dataset
     from menorca_sim.analysis.pipeline import analyse
     a = analyse(Dataset(data))
-    metrics = a.tables["sweep_metrics"].filter(pl.col("metric") == "seat 1 win share")
-    assert metrics["x"].to_list() == [0.0, 60.0] and metrics["value"].is_between(0, 1).all()
+    metrics = a.tables["sweep_metrics"].filter((pl.col("metric") == "seat 1 win share") & (pl.col("sweep") == "bank"))
+    assert metrics["x"].to_list() == [9000.0, 11000.0] and metrics["value"].is_between(0, 1).all()
     assert a.tables["fair_values"].equals(analyse(Dataset(data)).tables["fair_values"])  # same seed, same answer
     fair = a.tables["fair_values"].filter(pl.col("target") == "seat 1 wins 1/2").row(0, named=True)
-    assert fair["games"] == 24 and fair["status"] in ("in range", "below the range", "above the range", "no trend")
+    assert fair["key"] == "bank.cash" and fair["games"] == 24
+    assert fair["status"] in ("in range", "below the range", "above the range", "no trend")
+    # a seat's cash is read by random assignment, on two halves of the games, not by the logistic fit
+    assert a.tables["fair_values"].filter(pl.col("key").str.starts_with("player_counts.")).is_empty()
+    [value] = a.tables["values"].iter_rows(named=True)
+    assert value["key"] == "player_counts.0.seat_cash.1" and value["subject"] == "seat 2 wins 1/2"
+    assert value["games"] == 12 and value["status"] in ("in range", "below the range", "above the range", "flat",
+                                                          "not monotone")
+    assert value["reproduced"] == (value["status"] == "in range" and value["low"] <= value["second"] <= value["high"])
+    assert a.tables["values"].equals(analyse(Dataset(data)).tables["values"])
+    written = pl.read_csv(files.index.parent / "values.csv")
+    assert written["key"].to_list() == ["player_counts.0.seat_cash.1"] and "reproduced" in written.columns
     summary = files.summary.read_text(encoding="utf-8")
     assert "## Sweeps and fair values" in summary and "sweeps.png" in summary
-    assert "Seat 1 wins 1/2" in summary.split("## Findings", 1)[1].split("##", 1)[0]
+    assert "## Values by random assignment" in summary
+    assert "Seat 2 wins 1/2" in summary.split("## Findings", 1)[1].split("##", 1)[0]
 
 
 def test_a_sweep_of_a_legacys_price_offers_no_fair_value(tmp_path):
