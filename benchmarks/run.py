@@ -213,7 +213,7 @@ def _route_search(original: Callable) -> Callable:
 
 # the revenue wing's route optimisations, by module (the engine and the WhatIf call them
 # through their modules, so a function replaced there is the one they call)
-ROUTE_SEARCHES = {"routes": ("best_routes", "best_revenue"), "lays": ("lay_revenues", "next_lay_revenues"),
+ROUTE_SEARCHES = {"routes": ("best_routes", "best_revenue"), "lays": ("revenues_with_lays", "next_lay_revenues"),
                   "placements": ("station_revenues", "marker_revenues")}
 
 

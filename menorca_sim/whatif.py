@@ -205,7 +205,7 @@ class WhatIf:
         eng = self._eng
         c = eng.t.company_index[company]
         board, ctx = self._changed(c, done)
-        base, revenues = revenue_lays.lay_revenues(board, company, eng.is_major(c), self._fleet(vehicles), ctx, lays)
+        base, revenues = revenue_lays.revenues_with_lays(board, company, eng.is_major(c), self._fleet(vehicles), ctx, lays)
         if not done:  # the revenue before the lays, searched on the way: `route_revenue` remembers it
             self._remember(c, company, tuple(vehicles), base)
         return revenues
@@ -262,7 +262,7 @@ class WhatIf:
         board, ctx, lays = self._next_lays(company, done)
         if not vehicles:
             return [0] * len(lays)
-        return revenue_lays.lay_revenues(board, company, eng.is_major(eng.t.company_index[company]),
+        return revenue_lays.revenues_with_lays(board, company, eng.is_major(eng.t.company_index[company]),
                                          self._fleet(vehicles), ctx, lays)[1]
 
     def next_lay_revenues_each(self, company: str, vehicles: list[str], firsts: list[tuple], done=(),
@@ -318,7 +318,7 @@ class WhatIf:
             bonuses = [(t.ab_node[l], t.ab_amount[l]) for l in eng.owned_legacies(c, AB_REVENUE_BONUS)]
             bonuses.sort()
             # its markers read one by one: a row's tuple() goes through a memoryview object when compiled
-            own = parts[c] = (tuple(bonuses), tuple([eng.mmarkers[c][o] for o in range(t.no)]))
+            own = parts[c] = (tuple(bonuses), tuple([eng.mmarkers[c][o] for o in range(t.n_offboards)]))
         return self._key_common + own
 
     def _context_of(self, c: int):

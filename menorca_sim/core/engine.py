@@ -35,8 +35,8 @@ class Engine(State):
                  minors=None, legacies=None) -> None:
         super().__init__(tables, players, board, setup_rng, minors, legacies)
         self.auction = AuctionState()
-        self.stock = StockState(tables.nc)
-        self.operating = OperatingState(tables.nc)
+        self.stock = StockState(tables.n_companies)
+        self.operating = OperatingState(tables.n_companies)
         self.marker = Placement()
         auction.begin(self, self.auction)
         phases.reveal_event(self, self.epoch)

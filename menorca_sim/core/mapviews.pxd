@@ -49,7 +49,7 @@ cdef class _Lays:
     cdef int[::1] r  # [i] its rotation
     cdef int[::1] cost  # [i] its cost
     cdef long long[::1] effect  # [i] its effect on routes (lays._fill_effects), -1 none
-    cdef int[::1] revenue  # [i] its revenue, once lays._lay_revenues searched it
+    cdef int[::1] revenue  # [i] its revenue, once lays._revenues_with_lays searched it
     cdef void _grow(self, int size)
     cdef void add(self, int h, int t, int r, int cost)
 cdef _Lays _lays(object tables)

@@ -54,7 +54,7 @@ def begin_or(s, o: OperatingState, m: Placement) -> cython.bint:
     """An OR begins: legacy income, then its automatic parts (`settle`); whether it is over already."""
     o.in_set += 1
     c: cython.int
-    for c in range(s.t.nc):
+    for c in range(s.t.n_companies):
         o.operated_this_or[c] = False
     o.company = -1
     income: cython.int
@@ -87,7 +87,7 @@ def next_company(s, o: OperatingState) -> cython.int:
     """Highest market value first; ties: further right, then higher, then first to arrive."""
     best: cython.int = -1
     c: cython.int
-    for c in range(s.t.nc):
+    for c in range(s.t.n_companies):
         if o.operated_this_or[c] or not s.operates(c):
             continue
         if best < 0 or _operates_before(s, c, best):
@@ -291,7 +291,7 @@ def _homes_owed(s, n: cython.int) -> cython.int:
     homes = s.t.co_home_node
     owed: cython.int = 0
     c: cython.int
-    for c in range(s.t.nc):
+    for c in range(s.t.n_companies):
         if homes[c] == n and not s.started[c] and not s.closed[c]:
             owed += 1
     return owed
@@ -365,7 +365,7 @@ def _vehicle_purchases(s, o: OperatingState, c: cython.int) -> None:
     anyone: cython.bint = t.trade_any
     seller: cython.int
     seller_director: cython.int
-    for seller in range(t.nc):
+    for seller in range(t.n_companies):
         if seller == c or not s.started[seller] or s.closed[seller] or seller in o.declined:
             continue
         seller_director = s.director(seller)
@@ -428,7 +428,7 @@ def _raise_cash(s, p: cython.int, need: cython.int) -> cython.bint:
     until p has `need`; False if he cannot."""
     while s.p_cash[p] < need:
         best = -1
-        for c in range(s.t.nc):
+        for c in range(s.t.n_companies):
             if not s.started[c] or s.closed[c] or s.count_of(c, POOL) >= s.t.pool_limit:
                 continue
             if s.sellable_cert(c, p) >= 0 and (best < 0 or s.price(c) > s.price(best)):
@@ -477,7 +477,7 @@ def _pay_goods(s, reached: dict) -> None:
     g: cython.int
     for name, routes in reached.items():
         o = t.offboards.index(name)
-        for g in range(t.nc):
+        for g in range(t.n_companies):
             markers = s.goods[g][o]
             if not markers:
                 continue

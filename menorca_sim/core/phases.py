@@ -17,10 +17,10 @@ def advance(s, operated_this_or) -> None:
     t = s.t
     v: cython.int
     c: cython.int
-    for v in range(t.nv):
+    for v in range(t.n_vehicles):
         if t.vehicle_retire[v] <= s.phase:
             s.vehicles_left[v] = 0
-    for c in range(t.nc):
+    for c in range(t.n_companies):
         s.set_fleet(c, [v for v in s.co_vehicles[c] if t.vehicle_retire[v] > s.phase])
     epoch: cython.int = t.phase_epoch[s.phase]
     if epoch != s.epoch:
@@ -64,7 +64,7 @@ def company_to_discard(s) -> cython.int:
     limit: cython.int = s.t.phase_limit[s.phase]
     fleets = s.co_vehicles
     c: cython.int
-    for c in range(s.t.nc):
+    for c in range(s.t.n_companies):
         if len(fleets[c]) > limit and _over_limit_kind(s, c) >= 0:
             return c
     return -1
@@ -105,7 +105,7 @@ def merge_minors(s, operated_this_or) -> None:
         s.closed[m] = True
         s.co_cash[m] = 0
         s.set_fleet(m, [])
-        for o in range(t.no):
+        for o in range(t.n_offboards):
             s.goods[m][o] = 0
         s.goods_left[m] = 0
         for k in range(t.co_certs[m]):
@@ -140,7 +140,7 @@ def _form_radm(s, operated_this_or, r: cython.int, minors: list, live: list) -> 
         s.co_cash[r] += s.co_cash[m]
         for v in s.co_vehicles[m]:
             s.add_vehicle(r, v)
-        for o in range(t.no):
+        for o in range(t.n_offboards):
             s.goods[r][o] += s.goods[m][o]
         s.station_supply[r] += len(s.board.stations(t.company_ids[m]))
         s.board.replace_company(t.company_ids[m], rid)

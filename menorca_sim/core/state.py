@@ -49,8 +49,8 @@ class State:
         self.n = players
         self.board = board
         t = tables
-        nc: cython.Py_ssize_t = t.nc
-        self._width = max(players + OWNER_SLOTS, nc, t.nv, t.nl, t.no, t.max_certs)
+        nc: cython.Py_ssize_t = t.n_companies
+        self._width = max(players + OWNER_SLOTS, nc, t.n_vehicles, t.n_legacies, t.n_offboards, t.max_certs)
         rows = _ROWS_1D + _GRIDS_2D * nc
         flat = array("i", bytes(4 * rows * self._width))
         self._grid = memoryview(flat).cast("B").cast("i", (rows, self._width)) if cython.compiled else flat
@@ -75,9 +75,9 @@ class State:
             self.markers_left[c] = t.co_markers[c]
             self.goods_left[c] = t.co_goods_markers[c]
             self.station_supply[c] = t.co_stations[c]
-        for v in range(t.nv):
+        for v in range(t.n_vehicles):
             self.vehicles_left[v] = t.veh_count[v]
-        for l in range(t.nl):
+        for l in range(t.n_legacies):
             self.leg_player[l] = self.leg_company[l] = self.leg_buyer[l] = -1
         self.co_vehicles = [[] for _ in range(nc)]
         self.arrivals = 0
@@ -109,7 +109,7 @@ class State:
     def _bind(self) -> None:
         """Point every int field at its rows of `_grid` (the order is the layout)."""
         t = self.t
-        nc: cython.int = t.nc
+        nc: cython.int = t.n_companies
         at: cython.int = 0
         self.p_cash = self._row(at, self.n); at += 1
         self.started = self._row(at, nc); at += 1
@@ -131,19 +131,19 @@ class State:
         self.bankrupt = self._row(at, nc); at += 1
         self.station_supply = self._row(at, nc); at += 1
         self.n_ships = self._row(at, nc); at += 1
-        self.vehicles_left = self._row(at, t.nv); at += 1
-        self.leg_player = self._row(at, t.nl); at += 1
-        self.leg_company = self._row(at, t.nl); at += 1
-        self.leg_closed = self._row(at, t.nl); at += 1
-        self.leg_price = self._row(at, t.nl); at += 1
-        self.leg_drops = self._row(at, t.nl); at += 1
-        self.leg_buyer = self._row(at, t.nl); at += 1
-        self.leg_reservations = self._row(at, t.nl); at += 1
-        self.leg_income = self._row(at, t.nl); at += 1
+        self.vehicles_left = self._row(at, t.n_vehicles); at += 1
+        self.leg_player = self._row(at, t.n_legacies); at += 1
+        self.leg_company = self._row(at, t.n_legacies); at += 1
+        self.leg_closed = self._row(at, t.n_legacies); at += 1
+        self.leg_price = self._row(at, t.n_legacies); at += 1
+        self.leg_drops = self._row(at, t.n_legacies); at += 1
+        self.leg_buyer = self._row(at, t.n_legacies); at += 1
+        self.leg_reservations = self._row(at, t.n_legacies); at += 1
+        self.leg_income = self._row(at, t.n_legacies); at += 1
         self.cert_owner = self._rows(at, nc, t.max_certs); at += nc
         self.cert_left = self._rows(at, nc, t.max_certs); at += nc
-        self.mmarkers = self._rows(at, nc, t.no); at += nc
-        self.goods = self._rows(at, nc, t.no); at += nc
+        self.mmarkers = self._rows(at, nc, t.n_offboards); at += nc
+        self.goods = self._rows(at, nc, t.n_offboards); at += nc
         slots: cython.int = self.n + OWNER_SLOTS
         self.held = self._rows(at, nc, slots); at += nc
         self.held_pct = self._rows(at, nc, slots); at += nc
@@ -285,7 +285,7 @@ class State:
         total: cython.int = 0
         held: cython.int
         c: cython.int
-        for c in range(self.t.nc):
+        for c in range(self.t.n_companies):
             held = self.held[c][p]
             if held and self.counts_toward_limit(c):  # the cheaper test first
                 total += held
@@ -433,7 +433,7 @@ class State:
         total: cython.int = 0
         c: cython.int
         k: cython.int
-        for c in range(self.t.nc):
+        for c in range(self.t.n_companies):
             if not self.started[c] or self.closed[c]:
                 continue
             for k in range(self.t.co_certs[c]):
@@ -454,7 +454,7 @@ class State:
         total: cython.int = self.bank
         for p in range(self.n):
             total += self.p_cash[p]
-        for c in range(self.t.nc):
+        for c in range(self.t.n_companies):
             total += self.co_cash[c]
         return total
 

@@ -55,7 +55,7 @@ def begin(s, r: StockState) -> None:
 
 def _new_turn(s, r: StockState) -> None:
     c: cython.int
-    for c in range(s.t.nc):
+    for c in range(s.t.n_companies):
         r.sold_this_turn[c] = False
     r.acted = False
 
@@ -80,7 +80,7 @@ def legal(s, r: StockState) -> None:
     c: cython.int
     k: cython.int
     if s.srs > 1 or t.first_sr_sales:
-        for c in range(t.nc):
+        for c in range(t.n_companies):
             if not s.started[c] or s.closed[c] or s.sellable_cert(c, p) < 0:
                 continue
             if s.count_of(c, POOL) >= t.pool_limit:
@@ -92,7 +92,7 @@ def legal(s, r: StockState) -> None:
         if not s.n_moves:
             s.add_move(END_TURN if r.acted else SR_PASS)
         return
-    for c in range(t.nc):
+    for c in range(t.n_companies):
         if s.closed[c] or r.sold_this_turn[c]:
             continue
         if s.started[c]:
@@ -218,7 +218,7 @@ def marker_actions(s, m: Placement) -> None:
     """The offboards open to the pending marker into the engine's moves."""
     kind: cython.int = PLACE_GOODS if m.kind == GOODS_MARKER else PLACE_MARKET
     o: cython.int
-    for o in range(s.t.no):
+    for o in range(s.t.n_offboards):
         if _open_to_marker(s, m, o):
             s.add_move(kind, o)
 
@@ -231,7 +231,7 @@ def _open_to_marker(s, m: Placement, o: cython.int) -> cython.bint:
 
 def _any_open_to_marker(s, m: Placement) -> cython.bint:
     o: cython.int
-    for o in range(s.t.no):
+    for o in range(s.t.n_offboards):
         if _open_to_marker(s, m, o):
             return True
     return False
@@ -277,7 +277,7 @@ def _next_turn(s, r: StockState) -> cython.bint:
 def _finish(s, r: StockState) -> None:
     """All passed in succession: sold-out companies move up, the first passer starts next."""
     c: cython.int
-    for c in range(s.t.nc):
+    for c in range(s.t.n_companies):
         if s.started[c] and not s.closed[c] \
                 and s.count_of(c, TREASURY) == 0 and s.count_of(c, POOL) == 0:
             s.move(c, UP)

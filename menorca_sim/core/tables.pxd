@@ -23,7 +23,7 @@ cdef class Tables:
     cdef readonly list phases  # model.Phase per p
     cdef readonly int legacy_purchase_phase  # first p in which companies buy legacies
     cdef readonly int share_unit  # percent of one dividend unit (100 // dividend_unit)
-    cdef readonly int nc, nv, nl, no  # companies, vehicles, legacies, offboards
+    cdef readonly int n_companies, n_vehicles, n_legacies, n_offboards  # how many of each
     # --- companies ---
     cdef readonly int max_certs  # the most certificates of any company
     cdef readonly int[::1] co_kind  # MAJOR, MINOR or MERGED

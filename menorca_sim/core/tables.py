@@ -59,8 +59,8 @@ class Tables:
         self.legacy_purchase_phase = rs.phase_index(rs.operating.company_legacy_purchase_phase)
         # one 10 % of a company's share is this many percent ("each 10 % pays revenue // unit")
         self.share_unit = 100 // rs.operating.dividend_unit
-        self.nc, self.nv, self.nl, self.no = (len(self.companies), len(self.vehicles), len(self.legacies),
-                                              len(self.offboards))
+        self.n_companies, self.n_vehicles = len(self.companies), len(self.vehicles)
+        self.n_legacies, self.n_offboards = len(self.legacies), len(self.offboards)
         self._companies(rs)
         self._vehicles_and_legacies()
         self._market()

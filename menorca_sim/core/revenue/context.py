@@ -36,11 +36,11 @@ def revenue_context(s, c: cython.int, goods_markers: cython.bint = True) -> Reve
         bonus[node] = bonus.get(node, 0) + t.ab_amount[l]
     goods = {}
     held = s.goods
-    nc: cython.int = t.nc
+    nc: cython.int = t.n_companies
     o: cython.int
     g: cython.int
     total: cython.int
-    for o in range(t.no if goods_markers else 0):
+    for o in range(t.n_offboards if goods_markers else 0):
         total = 0
         for g in range(nc):  # a loop, not a generator: this runs for every route plan
             total += held[g][o]
@@ -49,7 +49,7 @@ def revenue_context(s, c: cython.int, goods_markers: cython.bint = True) -> Reve
     return RevenueContext(
         epoch=s.epoch,
         node_bonus=bonus,
-        market_markers={t.offboards[o]: s.mmarkers[c][o] for o in range(t.no) if s.mmarkers[c][o]},
+        market_markers={t.offboards[o]: s.mmarkers[c][o] for o in range(t.n_offboards) if s.mmarkers[c][o]},
         market_bonus=t.market_bonus,
         goods_markers=goods,
     )

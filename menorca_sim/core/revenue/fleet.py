@@ -21,7 +21,7 @@ if not cython.compiled:  # compiled, fleet.pxd cimports them
 @cython.cclass
 class FleetSearch:
     """`best_revenue` of one fleet, searched again and again while the track of single
-    land hexes changes (the candidate lays of `lays.lay_revenues`). The vertex values
+    land hexes changes (the candidate lays of `lays.revenues_with_lays`). The vertex values
     and each vehicle kind's flags and start vertices depend on stations, fleet and
     context, which stay as they were: they are prepared once and kept here (other
     searches may use the shared buffers in between), and only the value of a changed

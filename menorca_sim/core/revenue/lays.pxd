@@ -6,4 +6,4 @@ from menorca_sim.core.revenue.fleet cimport FleetSearch
 
 cdef _Lays _checked_lays(object board, object lays)
 cdef void _fill_effects(_LayViews v, _Lays lays)
-cdef tuple _lay_revenues(object board, FleetSearch search, _Lays lays)
+cdef tuple _revenues_with_lays(object board, FleetSearch search, _Lays lays)

@@ -1,5 +1,5 @@
 """Lay effects on revenue: what a company's fleet would earn after each of some candidate
-lays taken alone (`lay_revenues`), and after each lay that a lookahead's first lays
+lays taken alone (`revenues_with_lays`), and after each lay that a lookahead's first lays
 would then allow (`next_lay_revenues`). Each lay is laid in place on the board, searched
 and undone (no copy), and only lays that change routes differently are searched (see
 `_fill_effects`): most candidate lays change nothing, many others the same as another;
@@ -17,13 +17,13 @@ if not cython.compiled:  # compiled, lays.pxd cimports them
     from menorca_sim.core.revenue.fleet import FleetSearch
 
 
-def lay_revenues(board, company: str, is_major: bool, vehicles, ctx, lays) -> tuple[int, list[int]]:
+def revenues_with_lays(board, company: str, is_major: bool, vehicles, ctx, lays) -> tuple[int, list[int]]:
     """The best revenue of `company` running `vehicles` on `board` as it is, and after
     each lay of `lays` ((hex, tile id, rotation) each, and any items after them, such as a
     cost) taken alone, each checked as `Board.lay_tile` checks it."""
     checked = _checked_lays(board, lays)
     search = fleet_search(board, board.tables.company_index[company], is_major, vehicles, ctx)
-    return _lay_revenues(board, search, checked)
+    return _revenues_with_lays(board, search, checked)
 
 
 def next_lay_revenues(board, company: str, is_major: bool, vehicles, ctx, firsts, colours, cash: int,
@@ -58,7 +58,7 @@ def next_lay_revenues(board, company: str, is_major: bool, vehicles, ctx, firsts
                 revenues = [0] * lays.n
             else:
                 search.lay_changed(h)
-                revenues = _lay_revenues(board, search, lays)[1]
+                revenues = _revenues_with_lays(board, search, lays)[1]
         finally:
             _set_tile(v, h, old, old_rot)
             board.version = version
@@ -142,8 +142,8 @@ def _fill_effects(v: _LayViews, lays: _Lays) -> cython.void:
 
 
 @cython.cfunc
-def _lay_revenues(board, search: FleetSearch, lays: _Lays) -> tuple:
-    """`lay_revenues` asked of `search`, a `FleetSearch` of `board` as it is, for
+def _revenues_with_lays(board, search: FleetSearch, lays: _Lays) -> tuple:
+    """`revenues_with_lays` asked of `search`, a `FleetSearch` of `board` as it is, for
     `lays` (the lays buffer), each legal on the board now. Lays of equal effects earn the
     same (`_fill_effects`): an equal one is looked for among the lays of the same hex just
     before (an effect holds its hex, and lays come hex by hex; one found further back

@@ -96,7 +96,7 @@ def test_board_lay_revenues_restore_the_board(seed):
         ctx = revenue_context(eng, c)
         before, version = board_state(eng.board), eng.board.version
         triples = [(a["hex"], a["tile"], a["rotation"]) for a in lays]
-        base, got = revenue_lays.lay_revenues(eng.board, company, eng.is_major(c), fleet, ctx, triples)
+        base, got = revenue_lays.revenues_with_lays(eng.board, company, eng.is_major(c), fleet, ctx, triples)
         assert board_state(eng.board) == before and eng.board.version == version
         assert base == routes.best_routes(eng.board, company, eng.is_major(c), fleet, ctx).revenue
         expected = []
