@@ -57,10 +57,11 @@ def play(tree: str, games: int, first_seed: int) -> dict:
     games seeded first_seed.. over every draw of minors; the CPU seconds of those games."""
     import itertools
 
-    from menorca_sim.core import is_compiled, routes
+    # the engine: a core module every commit compared has (the route search moved)
+    from menorca_sim.core import engine, is_compiled
     from menorca_sim.rules import load_ruleset
 
-    assert Path(routes.__file__).resolve().is_relative_to(Path(tree).resolve()), routes.__file__
+    assert Path(engine.__file__).resolve().is_relative_to(Path(tree).resolve()), engine.__file__
     rs = load_ruleset()
     draws = list(itertools.combinations(rs.minors, rs.setup.minors_in_play))
 
@@ -73,7 +74,7 @@ def play(tree: str, games: int, first_seed: int) -> dict:
     start = time.process_time()
     actions = sum(one(first_seed + i, draws[(first_seed + i) % len(draws)]) for i in range(games))
     return {"cpu_s": time.process_time() - start, "games": games, "actions": actions,
-            "compiled": bool(is_compiled(routes))}
+            "compiled": bool(is_compiled(engine))}
 
 
 def _game_player(rs):

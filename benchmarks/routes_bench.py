@@ -34,7 +34,8 @@ def measure(positions: int) -> dict[str, float]:
     import routes_reference as ref
     from menorca_sim.core.board import Board
     from menorca_sim.core.maptables import map_tables
-    from menorca_sim.core.routes import RevenueContext
+    from menorca_sim.core.revenue import routes
+    from menorca_sim.core.revenue.context import RevenueContext
     from menorca_sim.rules import load_ruleset
 
     rs = load_ruleset()
@@ -54,7 +55,7 @@ def measure(positions: int) -> dict[str, float]:
         for _ in range(REPEATS):  # the best of a few runs: the machine may be shared
             start = time.perf_counter()
             for board, ctx in cases:
-                board.best_routes("RNC", True, vehicles, ctx)
+                routes.best_routes(board, "RNC", True, vehicles, ctx)
             runs.append((time.perf_counter() - start) / positions)
         out[stage] = min(runs)
     return out
@@ -68,7 +69,8 @@ def main() -> None:
     if args.json:
         print(json.dumps(measure(args.positions)))
         return
-    from menorca_sim.core import is_compiled, routes
+    from menorca_sim.core import is_compiled
+    from menorca_sim.core.revenue import routes
 
     compiled = measure(args.positions) if is_compiled(routes) else None
     env = dict(os.environ, MENORCA_SIM_PURE="1")

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import cProfile
+import importlib
 import json
 import math
 import os
@@ -134,7 +135,8 @@ def game_specs(games: int, policy: str, first_seed: int = 0) -> list:
 
 
 def core_mode() -> str:
-    from menorca_sim.core import is_compiled, routes
+    from menorca_sim.core import is_compiled
+    from menorca_sim.core.revenue import routes
 
     return "compiled" if is_compiled(routes) else "pure"
 
@@ -170,7 +172,7 @@ def child_rate(games: int, policy: str) -> dict[str, Any]:
 
 
 class _Split:
-    """Wall-clock time of the players' `act` and of the Board's route searches
+    """Wall-clock time of the players' `act` and of the revenue wing's route searches
     (`ROUTE_SEARCHES`), the latter by who asks: a few hundred timer reads per game, where
     a profiler would inflate every small Python call and so the players' share."""
     in_policy = False
@@ -199,19 +201,20 @@ class _ProfiledPolicy:
 
 
 def _route_search(original: Callable) -> Callable:
-    def search(self, *args):
+    def search(*args):
         policy = _Split.in_policy
         start = time.perf_counter()
         try:
-            return original(self, *args)
+            return original(*args)
         finally:
             _Split.seconds["routes_policy" if policy else "routes_engine"] += time.perf_counter() - start
     return search
 
 
-# the Board's route optimisations
-ROUTE_SEARCHES = ("best_routes", "best_revenue", "lay_revenues", "next_lay_revenues", "station_revenues",
-                  "marker_revenues")
+# the revenue wing's route optimisations, by module (the engine and the WhatIf call them
+# through their modules, so a function replaced there is the one they call)
+ROUTE_SEARCHES = {"routes": ("best_routes", "best_revenue"), "lays": ("lay_revenues", "next_lay_revenues"),
+                  "placements": ("station_revenues", "marker_revenues")}
 
 
 def _play_profiled(rs, specs) -> None:
@@ -230,7 +233,7 @@ def child_split(games: int, policy: str) -> dict[str, Any]:
     copies). The players' share itself comes from a first run that times the decisions
     only. Then, from a cProfiled run of the same games, the functions with the most own
     time, as evidence for what to optimise."""
-    from menorca_sim.core.board import Board
+    from menorca_sim.core import revenue
     from menorca_sim.rules import load_ruleset
 
     rs = load_ruleset()
@@ -246,8 +249,10 @@ def child_split(games: int, policy: str) -> dict[str, Any]:
     # the players' share from a run that times the decisions only: the route searches'
     # timers add about a microsecond to each search, nearly all of them the players'
     plain_total, plain = timed_run()
-    for name in ROUTE_SEARCHES:
-        setattr(Board, name, _route_search(getattr(Board, name)))
+    for module_name, names in ROUTE_SEARCHES.items():
+        module = importlib.import_module(f"{revenue.__name__}.{module_name}")
+        for name in names:
+            setattr(module, name, _route_search(getattr(module, name)))
     total, t = timed_run()  # the profiled run below adds to _Split.seconds
     shares = {"engine": total - t["act"] - t["routes_engine"], "engine's route searches": t["routes_engine"],
               "players' route searches": t["routes_policy"],

@@ -3,8 +3,9 @@ Python. setup.py, the Makefile (`python3 menorca_sim/compiled.py`: the sources a
 depends on), the build tests and the docs all read it from here. Standard library only:
 the Makefile runs it before any package is installed.
 
-- CORE: every module of menorca_sim/core/ but those in PLAIN_CORE, in Cython's
-  pure-Python mode, typed by the .pxd beside each (C types Cython enforces).
+- CORE: every module of menorca_sim/core/ and of its packages (the revenue wing,
+  core/revenue/) but those in PLAIN_CORE, in Cython's pure-Python mode, typed by the .pxd
+  beside each (C types Cython enforces).
 - LAYERS: the Python layers every decision runs through (the Game API, its what-if
   service and the heuristic's valuations), compiled as they are, for speed only: their
   annotations stay hints and indexing keeps Python's checks, so they behave exactly like
@@ -17,16 +18,23 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 CORE_DIR = "menorca_sim/core"
 # codes.py holds constants only: its .pxd gives them to the compiled modules as C enums
-# (a compiled codes.py could not assign them), so it stays plain Python.
+# (a compiled codes.py could not assign them), so it stays plain Python; so do the
+# packages' __init__.py (docstrings and a helper).
 PLAIN_CORE = ("__init__.py", "codes.py")
 LAYERS = ("menorca_sim/game.py", "menorca_sim/whatif.py", "policies/base.py",
           "policies/valuation.py", "policies/heuristic.py", "policies/auction.py", "policies/operating_play.py",
           "policies/stock_play.py", "policies/choice.py")
 
 
+def core_files(pattern: str) -> list[str]:
+    """The files of the core and of its packages named like `pattern`, relative to the
+    repository root."""
+    return sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / CORE_DIR).rglob(pattern))
+
+
 def core_sources() -> list[str]:
     """The core's compiled sources, relative to the repository root."""
-    return sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / CORE_DIR).glob("*.py") if p.name not in PLAIN_CORE)
+    return [s for s in core_files("*.py") if s.rpartition("/")[2] not in PLAIN_CORE]
 
 
 def sources() -> list[str]:
@@ -35,14 +43,14 @@ def sources() -> list[str]:
 
 
 def module_name(source: str) -> str:
-    """`menorca_sim/core/routes.py` -> `menorca_sim.core.routes`."""
+    """`menorca_sim/core/revenue/routes.py` -> `menorca_sim.core.revenue.routes`."""
     return source.removesuffix(".py").replace("/", ".")
 
 
 def build_inputs() -> list[str]:
     """The files a build reads: the compiled sources, every .pxd beside them, this list."""
-    pxds = sorted(p.relative_to(ROOT).as_posix() for folder in ("menorca_sim", CORE_DIR, "policies")
-                  for p in (ROOT / folder).glob("*.pxd"))
+    pxds = sorted(p.relative_to(ROOT).as_posix() for folder in ("menorca_sim", "policies")
+                  for p in (ROOT / folder).glob("*.pxd")) + core_files("*.pxd")
     return sources() + pxds + ["menorca_sim/compiled.py"]
 
 

@@ -1,111 +1,28 @@
 """What-if revenue questions about one game's state, for players: the route revenue a
 company would earn running some vehicles, on the map as it is or as some lays, stations or
 market markers would leave it (`route_plan`, `route_revenue`, `lay_revenues`, ...),
-answered by the core's route searches. Answers are remembered while what they depend on
+answered by the core's revenue wing (core/revenue/). Answers are remembered while what they depend on
 stays: per state of the map and of `Engine.revenue_version` (checked at each question,
 not dropped by hand), and across states and copies of the game by revenue key and fleet
-(`RevenueMemo`). A tile lay is a tuple (hex, tile, rotation, cost) here, as the players
+(the wing's `RevenueMemo`). A tile lay is a tuple (hex, tile, rotation, cost) here, as the players
 read it from the legal actions' ints; `Game` (the state API) forwards its revenue questions,
 with lays as action dicts, to its `WhatIf`."""
 from __future__ import annotations
 
-from array import array
 from typing import Sequence
 
 import cython
 
 from menorca_sim.core import operating
-from menorca_sim.core.routes import Fleet, RevenueContext
+from menorca_sim.core.revenue import lays as revenue_lays
+from menorca_sim.core.revenue import placements, prospects, routes
+from menorca_sim.core.revenue.context import RevenueContext, revenue_context
+from menorca_sim.core.revenue.routes import Fleet
 
 if not cython.compiled:  # compiled, whatif.pxd cimports them
     from menorca_sim.core.codes import AB_REVENUE_BONUS
     from menorca_sim.core.engine import Engine
-
-
-@cython.cclass
-class RevenueMemo:
-    """Route revenues by (the number of a company's revenue key, the code of a fleet) in a
-    table of C arrays (open addressing by a 64-bit hash of the two), and the revenue
-    context of each revenue key but its map part. The two ints are the full key and
-    every hit compares both, so no collision can return another key's revenue. Keys are
-    numbered (a small int hashes faster than the map's bytes), never twice with one
-    number; the table doubles when it is half full, and all is dropped at `MEMO_MAX`
-    revenues, so that a game's memo stays small."""
-
-    def __init__(self) -> None:
-        self._numbers = {}
-        self._next = 0
-        self._contexts = {}
-        self._allocate(FIRST_BITS)
-
-    def _allocate(self, bits: int) -> None:
-        """An empty table of 2 ** bits slots."""
-        self._bits = bits
-        self._number_at = array("q", [-1]) * (1 << bits)
-        self._fleet_at = array("q", [0]) * (1 << bits)
-        self._revenue_at = array("q", [0]) * (1 << bits)
-        self._count = 0
-
-    def number(self, key: tuple) -> int:
-        number = self._numbers.get(key)
-        if number is None:
-            number = self._numbers[key] = self._next
-            self._next += 1
-        return number
-
-    def _slot(self, number: int, fleet: int) -> int:
-        """The slot where (number, fleet) is, or the empty slot where it would go."""
-        h = ((cython.cast(cython.ulonglong, number) * HASH_A) ^ cython.cast(cython.ulonglong, fleet)) & MASK64
-        slot = ((h * HASH_B) & MASK64) >> (64 - self._bits)
-        mask = (1 << self._bits) - 1
-        while self._number_at[slot] >= 0 and (self._number_at[slot] != number or self._fleet_at[slot] != fleet):
-            slot = (slot + 1) & mask
-        return slot
-
-    def get(self, number: int, fleet: int) -> int:
-        """The revenue of fleet code `fleet` under key `number`, -1 if not remembered
-        (a revenue is never negative; nor is a fleet's code: see `WhatIf._fleet_code`)."""
-        if fleet < 0:
-            return -1
-        slot = self._slot(number, fleet)
-        return self._revenue_at[slot] if self._number_at[slot] >= 0 else -1
-
-    def put(self, number: int, fleet: int, revenue: int) -> None:
-        if fleet < 0:  # a fleet without a code: not remembered
-            return
-        if self._count >= MEMO_MAX:
-            self._allocate(FIRST_BITS)
-            self._numbers.clear()
-            self._contexts.clear()
-        elif 2 * (self._count + 1) > 1 << self._bits:
-            self._grow()
-        slot = self._slot(number, fleet)
-        if self._number_at[slot] < 0:
-            self._count += 1
-        self._number_at[slot] = number
-        self._fleet_at[slot] = fleet
-        self._revenue_at[slot] = revenue
-
-    def _grow(self) -> None:
-        """Twice the slots, with every revenue put again."""
-        numbers, fleets, revenues = self._number_at, self._fleet_at, self._revenue_at
-        self._allocate(self._bits + 1)
-        for slot in range(len(numbers)):
-            if numbers[slot] >= 0:
-                self.put(numbers[slot], fleets[slot], revenues[slot])
-
-    def context(self, key: tuple) -> RevenueContext | None:
-        return self._contexts.get(key)
-
-    def put_context(self, key: tuple, ctx: RevenueContext) -> None:
-        self._contexts[key] = ctx
-
-
-MEMO_MAX = 20000  # revenues a RevenueMemo holds at most
-FIRST_BITS = 10  # a new RevenueMemo's table has 2 ** FIRST_BITS slots
-MASK64 = (1 << 64) - 1  # the hash's arithmetic is modulo 2 ** 64 (in C as in Python)
-HASH_A = 0x9E3779B97F4A7C15  # odd multipliers that spread the key's bits (splitmix64's)
-HASH_B = 0xBF58476D1CE4E5B9
+    from menorca_sim.core.revenue.memo import RevenueMemo
 
 
 @cython.cclass
@@ -176,9 +93,9 @@ class WhatIf:
         eng = self._eng
         c = eng.t.company_index[company]
         # a plan reports the goods markers its ships reach: a context with them
-        board, ctx = self._changed(c, changes, operating.revenue_context(eng, c))
+        board, ctx = self._changed(c, changes, revenue_context(eng, c))
         searched = self._searched  # in the order given: the plan's routes come in it
-        return board.best_routes(company, eng.is_major(c), [searched[v] for v in vehicles], ctx)
+        return routes.best_routes(board, company, eng.is_major(c), [searched[v] for v in vehicles], ctx)
 
     def _fleet(self, vehicles: Sequence[str]) -> Fleet:
         """`vehicles` as the route searches take them for a revenue (whatever their order)."""
@@ -207,7 +124,7 @@ class WhatIf:
             eng = self._eng
             c = eng.t.company_index[company]
             board, ctx = self._changed(c, changes)
-            return board.best_revenue(company, eng.is_major(c), self._fleet(vehicles), ctx)
+            return routes.best_revenue(board, c, eng.is_major(c), self._fleet(vehicles), ctx)
         fleet = tuple(vehicles)
         total = self._asked.get((company, fleet))  # asked before in this state: the common case
         if total is None:
@@ -247,7 +164,7 @@ class WhatIf:
         if revenue < 0:
             eng = self._eng
             part = self._coded_fleet(part_code, self._part(fleet, ships))
-            revenue = eng.board.best_revenue(company, eng.is_major(c), part, self._context_of(c))
+            revenue = routes.best_revenue(eng.board, c, eng.is_major(c), part, self._context_of(c))
             memo.put(number, part_code, revenue)
         return revenue
 
@@ -288,7 +205,7 @@ class WhatIf:
         eng = self._eng
         c = eng.t.company_index[company]
         board, ctx = self._changed(c, done)
-        base, revenues = board.lay_revenues(company, eng.is_major(c), self._fleet(vehicles), ctx, lays)
+        base, revenues = revenue_lays.lay_revenues(board, company, eng.is_major(c), self._fleet(vehicles), ctx, lays)
         if not done:  # the revenue before the lays, searched on the way: `route_revenue` remembers it
             self._remember(c, company, tuple(vehicles), base)
         return revenues
@@ -306,9 +223,8 @@ class WhatIf:
             return [0] * len(nodes)
         eng = self._eng
         c = eng.t.company_index[company]
-        base, revenues = eng.board.station_revenues(company, eng.is_major(c), self._fleet(vehicles),
-                                                    self._context_of(c), list(nodes),
-                                                    operating.station_kind(eng, c))
+        base, revenues = placements.station_revenues(eng.board, company, eng.is_major(c), self._fleet(vehicles),
+                                                     self._context_of(c), list(nodes), operating.station_kind(eng, c))
         self._remember(c, company, tuple(vehicles), base)
         return revenues
 
@@ -320,8 +236,17 @@ class WhatIf:
             return [0] * len(offboards)
         eng = self._eng
         c = eng.t.company_index[company]
-        return eng.board.marker_revenues(company, eng.is_major(c), self._fleet(vehicles), self._context_of(c),
-                                         list(offboards))
+        return placements.marker_revenues(eng.board, company, eng.is_major(c), self._fleet(vehicles),
+                                          self._context_of(c), list(offboards))
+
+    def fewest_lays(self, company: str, steps: int, enough: int) -> int:
+        """A lower bound on the tile lays before `company`'s carts could run a route
+        crossing at most `steps` hex sides, with a station at its home node besides those
+        it has (its start places one), as soon as one at most `enough` is found: read
+        from the map without a route search (`prospects.fewest_lays` says why it bounds)."""
+        eng = self._eng
+        c = eng.t.company_index[company]
+        return prospects.fewest_lays(eng.board, c, eng.t.co_home_node[c], steps, enough)
 
     def next_lays(self, company: str, done=()) -> list[tuple]:
         """The lays `company` could make in a later turn of this phase after the lays
@@ -337,8 +262,8 @@ class WhatIf:
         board, ctx, lays = self._next_lays(company, done)
         if not vehicles:
             return [0] * len(lays)
-        return board.lay_revenues(company, eng.is_major(eng.t.company_index[company]), self._fleet(vehicles), ctx,
-                                  lays)[1]
+        return revenue_lays.lay_revenues(board, company, eng.is_major(eng.t.company_index[company]),
+                                         self._fleet(vehicles), ctx, lays)[1]
 
     def next_lay_revenues_each(self, company: str, vehicles: list[str], firsts: list[tuple], done=(),
                                until_earning: bool = False) -> list[list[int]]:
@@ -350,8 +275,9 @@ class WhatIf:
         c = eng.t.company_index[company]
         board, ctx = self._changed(c, done)
         colours, discount = operating.lay_terms(eng, c)
-        return board.next_lay_revenues(company, eng.is_major(c), self._fleet(vehicles), ctx,
-                                       list(firsts), colours, _cash_after(eng, c, done), discount, until_earning)
+        return revenue_lays.next_lay_revenues(board, company, eng.is_major(c), self._fleet(vehicles), ctx,
+                                              list(firsts), colours, _cash_after(eng, c, done), discount,
+                                              until_earning)
 
     def _next_lays(self, company: str, done) -> tuple:
         """(board, revenue context) after the lays `done`, and the lays after them."""
@@ -406,7 +332,7 @@ class WhatIf:
             key = (c,) + self._keys[c][1:]
             ctx = self._revenues.context(key)
             if ctx is None:
-                ctx = operating.revenue_context(self._eng, c, False)
+                ctx = revenue_context(self._eng, c, False)
                 self._revenues.put_context(key, ctx)
             self._contexts[c] = ctx
         return ctx

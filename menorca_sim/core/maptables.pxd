@@ -2,7 +2,7 @@
 # Python reference). One MapTables per ruleset, read-only once built; its numbering (land
 # hexes h, nodes n, vertices, track units, tiles t at rotations r) is maptables.py's
 # docstring's. The int arrays are array("i") objects: the route and lay code takes typed
-# views of them once (routes._Search, board._LayViews, track._Graph).
+# views of them once (revenue.routes._Search, mapviews._LayViews, track._Graph).
 
 cdef class MapTables:
     # --- the ruleset ---
@@ -65,3 +65,5 @@ cdef class MapTables:
     cdef readonly object lay_options  # array: tile, rotation, tile, ... (both spans below)
     cdef readonly object first_lay_span  # array: [2h], [2h + 1]: empty hex h's items of lay_options
     cdef readonly object upgrade_span  # array: [2(6t + r)], [2(6t + r) + 1]: upgrades' items
+    # --- the searches' buffers ---
+    cdef public object scratch  # revenue.scratch.Scratch of this map's searches (None until first asked: scratch_of)

@@ -31,6 +31,7 @@ class MapTables:
         if rs.operating.cart_port_rule != "station":
             raise ValueError(f"operating.cart_port_rule {rs.operating.cart_port_rule!r} is not supported")
         self.rs = rs
+        self.scratch = None  # the revenue wing's buffers for this map (revenue.scratch.scratch_of)
         self.company_ids = list(rs.companies)
         self.company_index = {c: i for i, c in enumerate(self.company_ids)}
 

@@ -1,5 +1,5 @@
 # Compiled declarations of operating.py (augmenting .pxd: operating.py stays the reference).
-from menorca_sim.core.codes cimport (AB_EXTRA_TILE_LAY, AB_FREE_MARKET_MARKER, AB_FREE_PORT, AB_REVENUE_BONUS,
+from menorca_sim.core.codes cimport (AB_EXTRA_TILE_LAY, AB_FREE_MARKET_MARKER, AB_FREE_PORT,
                                      AB_TERRAIN_DISCOUNT, AB_VEHICLE_DISCOUNT, ACCEPT_OFFER, BUY_BACK,
                                      BUY_LEGACY, BUY_VEHICLE, DECLINE_OFFER, DOWN, FORCED_BUY, LAY_TILE, LEFT,
                                      MARKET_MARKER, MINOR, NO_MARKER, OPERATING, PAYOUT, PLACE_STATION, POOL,
@@ -34,7 +34,6 @@ cdef int _forced_choice(Engine eng, int c)
 cdef void _buy(Engine eng, int c, int v, int seller, int price)
 cdef void _forced_buy(Engine eng, int c, int v, int price)
 cdef bint _raise_cash(Engine eng, int p, int need)
-cpdef object revenue_context(Engine eng, int c, bint goods_markers=*)
 cdef void _run_routes(Engine eng)
 cdef void _pay_goods(Engine eng, dict reached)
 cpdef void apply(Engine eng, tuple action)

@@ -7,12 +7,13 @@ from __future__ import annotations
 import cython
 
 from menorca_sim.core import phases, stock  # modules, not names: stock may still be loading (it cimports engine)
-from menorca_sim.core.routes import RevenueContext
+# modules, not names: context may still be loading (it cimports engine, which cimports this)
+from menorca_sim.core.revenue import context, routes
 from menorca_sim.core.track import MANUFACTORY, PORT, STATION_KINDS
 
 if not cython.compiled:
     from menorca_sim.core.codes import (AB_EXTRA_TILE_LAY, AB_FREE_MARKET_MARKER, AB_FREE_PORT,
-                                        AB_REVENUE_BONUS, AB_TERRAIN_DISCOUNT, AB_VEHICLE_DISCOUNT,
+                                        AB_TERRAIN_DISCOUNT, AB_VEHICLE_DISCOUNT,
                                         ACCEPT_OFFER, BUY_BACK, BUY_LEGACY, BUY_VEHICLE, DECLINE_OFFER, DOWN,
                                         FORCED_BUY, LAY_TILE, LEFT, MARKET_MARKER, MINOR, NO_MARKER, OPERATING,
                                         PAYOUT, PLACE_STATION, POOL, RIGHT, SELL_OWN, SKIP, STEP_BUY_BACK,
@@ -415,43 +416,14 @@ def _raise_cash(eng, p: cython.int, need: cython.int) -> cython.bint:
 
 
 # --- step 4: routes ----------------------------------------------------------------------
-def revenue_context(eng, c: cython.int, goods_markers: cython.bint = True) -> RevenueContext:
-    """What company c's routes earn besides the map: event and legacy node bonuses, its
-    own market markers, and (for reporting, unless `goods_markers` is False) the goods
-    markers on each offboard. Without them it is a function of `Game.revenue_key`."""
-    t = eng.t
-    bonus = dict(eng.node_bonus)
-    for l in eng.owned_legacies(c, AB_REVENUE_BONUS):
-        node = t.ab_node[l]
-        bonus[node] = bonus.get(node, 0) + t.ab_amount[l]
-    goods = {}
-    held = eng.goods
-    nc: cython.int = t.nc
-    o: cython.int
-    g: cython.int
-    total: cython.int
-    for o in range(t.no if goods_markers else 0):
-        total = 0
-        for g in range(nc):  # a loop, not a generator: this runs for every route plan
-            total += held[g][o]
-        if total:
-            goods[t.offboards[o]] = total
-    return RevenueContext(
-        epoch=eng.epoch,
-        node_bonus=bonus,
-        market_markers={t.offboards[o]: eng.mmarkers[c][o] for o in range(t.no) if eng.mmarkers[c][o]},
-        market_bonus=t.market_bonus,
-        goods_markers=goods,
-    )
-
-
 def _run_routes(eng) -> None:
     t = eng.t
     c = eng.or_company
     vehicles = [t.route_vehicle[v] for v in eng.co_vehicles[c]]
     plan = None
     if vehicles:
-        plan = eng.board.best_routes(t.company_ids[c], eng.is_major(c), vehicles, revenue_context(eng, c))
+        ctx = context.revenue_context(eng, c)
+        plan = routes.best_routes(eng.board, t.company_ids[c], eng.is_major(c), vehicles, ctx)
     revenue = plan.revenue if plan is not None else 0
     if plan is not None:
         _pay_goods(eng, plan.goods_reached)

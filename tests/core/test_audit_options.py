@@ -13,7 +13,8 @@ from helpers.engine import (act, company, fund, matching, new_game, pass_stock_r
 from menorca_sim.core.board import Board
 from menorca_sim.core.codes import POOL
 from menorca_sim.core.maptables import map_tables
-from menorca_sim.core.routes import RevenueContext
+from menorca_sim.core.revenue.routes import best_routes
+from menorca_sim.core.revenue.context import RevenueContext
 from menorca_sim.game import Game
 from menorca_sim.log import read
 from menorca_sim.play import play_game, seat_policies
@@ -127,7 +128,7 @@ def _loop_plan(overrides: dict | None, vehicles=(("c", "cart", 4),)):
     for hex_, tile, rotation in LOOP_TRACK:
         board.lay_tile(hex_, tile, rotation)
     board.place_station("Ramaders", "Sant Climent", "manufactory")
-    return board.best_routes("Ramaders", False, list(vehicles), RevenueContext(epoch=1))
+    return best_routes(board, "Ramaders", False, list(vehicles), RevenueContext(epoch=1))
 
 
 def test_routes_min_distinct_nodes_no_loop_from_a_node_to_itself():
@@ -146,7 +147,7 @@ def test_routes_min_distinct_nodes_es_castell_loop_is_no_route():
         board = Board(map_tables(rs))
         board.place_station("RNC", "Maó", "port")
         board.place_station("RNC", "Es Castell", "port")
-        plan = board.best_routes("RNC", True, [XEBEC, XEBEC], RevenueContext(epoch=1))
+        plan = best_routes(board, "RNC", True, [XEBEC, XEBEC], RevenueContext(epoch=1))
         assert plan.revenue == revenue
         loops = [r.hexes for r in plan.routes if r.nodes == ["Es Castell"]]
         assert loops == ([] if overrides is None else [["K10", "L9", "L11", "K10"]])
@@ -160,8 +161,8 @@ def test_routes_min_distinct_nodes_three():
         board.lay_tile(hex_, tile, rotation)
     board.place_station("RNC", "Maó", "port")
     ctx = RevenueContext(epoch=1)
-    assert board.best_routes("RNC", True, [("c", "cart", 2)], ctx).revenue == 0
-    assert board.best_routes("RNC", True, [("c", "cart", 3)], ctx).revenue == 20 + 10 + 10
+    assert best_routes(board, "RNC", True, [("c", "cart", 2)], ctx).revenue == 0
+    assert best_routes(board, "RNC", True, [("c", "cart", 3)], ctx).revenue == 20 + 10 + 10
 
 
 # --- company_shares.buy_back_after_sale --------------------------------------------------

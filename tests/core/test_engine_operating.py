@@ -5,8 +5,9 @@ from helpers.engine import (RS, act, cell_of, company, fund, give_vehicles, load
                             start_directly)
 
 from menorca_sim.core.codes import POOL
-from menorca_sim.core.operating import next_company, revenue_context
-from menorca_sim.core.routes import RevenueContext
+from menorca_sim.core.operating import next_company
+from menorca_sim.core.revenue import routes
+from menorca_sim.core.revenue.context import RevenueContext, revenue_context
 
 
 def _turn_of(game, cid):
@@ -265,11 +266,11 @@ def test_barcelona_market_markers_add_ten_each():
     c = start_directly(game, "RCC", 0, 100)
     eng.epoch = 3
     xebec = [("xebec", "ship", RS.vehicles["xebec"].range)]
-    plain = eng.board.best_routes("RCC", True, xebec, revenue_context(eng, c))
+    plain = routes.best_routes(eng.board, "RCC", True, xebec, revenue_context(eng, c))
     eng.mmarkers[c][eng.t.offboards.index("Barcelona")] = 2
     ctx = revenue_context(eng, c)
     assert isinstance(ctx, RevenueContext) and ctx.market_markers == {"Barcelona": 2}
-    marked = eng.board.best_routes("RCC", True, xebec, ctx)
+    marked = routes.best_routes(eng.board, "RCC", True, xebec, ctx)
     assert plain.routes[0].nodes == ["Ciutadella", "Gibraltar"]  # 20 + 60 beats 20 + 50
     assert marked.routes[0].nodes == ["Ciutadella", "Barcelona"]
     assert marked.revenue == 20 + 50 + 10 + 10

@@ -8,6 +8,7 @@ from helpers.engine import RS, act, buy_out_auction, new_game, play_random, sr_g
 
 import menorca_sim
 from menorca_sim.core import operating
+from menorca_sim.core.revenue.routes import best_revenue
 from menorca_sim.game import Game, IllegalActionError, InvariantError
 from menorca_sim.run.outcomes import AUCTIONS, COMPANIES, GAMES, PLAYERS
 
@@ -163,7 +164,7 @@ def test_a_fleets_revenue_is_that_of_the_fleet_searched_whole():
     carts = [v for v, spec in RS.vehicles.items() if spec.kind != "ship"][:2]
     fleets = [ships[:1] + carts[:1], ships[:2], carts, ships[1:] + carts, ships + carts[::-1], carts[::-1] + ships]
     for fleet in fleets:
-        whole = eng.board.best_revenue(company, eng.is_major(c), whatif._fleet(fleet), whatif._context_of(c))
+        whole = best_revenue(eng.board, c, eng.is_major(c), whatif._fleet(fleet), whatif._context_of(c))
         assert game.route_revenue(company, fleet) == whole
     assert any(game.route_revenue(company, fleet) > 0 for fleet in fleets)
 

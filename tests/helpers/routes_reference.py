@@ -1,6 +1,6 @@
 """Test helpers for routes: a brute-force reference optimizer (plain Python, written
 from the rules in core-interfaces.md and the ruleset data only, sharing no code with
-menorca_sim.core.routes or its tables) and a generator of random board positions."""
+menorca_sim.core.revenue.routes or its tables) and a generator of random board positions."""
 from __future__ import annotations
 
 from menorca_sim.rules.geometry import neighbour

@@ -35,8 +35,10 @@ def _probe(pure: bool) -> dict[str, tuple[str, str]]:
 
 
 def test_the_list_is_every_core_module_but_the_plain_ones_and_the_layers():
-    core = sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "menorca_sim" / "core").glob("*.py"))
-    assert sorted(compiled.core_sources() + [f"menorca_sim/core/{p}" for p in compiled.PLAIN_CORE]) == core
+    core = sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "menorca_sim" / "core").rglob("*.py"))
+    plain = [s for s in core if s.rpartition("/")[2] in compiled.PLAIN_CORE]
+    assert "menorca_sim/core/revenue/routes.py" in compiled.core_sources()  # the packages' modules too
+    assert sorted(compiled.core_sources() + plain) == core
     assert compiled.sources() == compiled.core_sources() + list(compiled.LAYERS)
     assert all((ROOT / s).is_file() for s in compiled.LAYERS)
     assert compiled.stale() == [], "sources newer than their extensions: run `make build`"
@@ -44,7 +46,7 @@ def test_the_list_is_every_core_module_but_the_plain_ones_and_the_layers():
 
 def test_extensions_are_built_for_the_listed_modules_only():
     built = {p.relative_to(ROOT).as_posix().split(".")[0] + ".py"
-             for folder in ("menorca_sim", "menorca_sim/core", "policies") for p in (ROOT / folder).glob("*.so")}
+             for folder in ("menorca_sim", "menorca_sim/core", "menorca_sim/core/revenue", "policies") for p in (ROOT / folder).glob("*.so")}
     assert built == set(compiled.sources())  # none missing, none left over to shadow a plain module
 
 

@@ -6,10 +6,10 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
+from menorca_sim.core.revenue.memo import RevenueMemo
 from menorca_sim.game import Game, IllegalActionError
 from menorca_sim.play import play_game, seat_policies
 from menorca_sim.run.limits import DecisionLimitExceeded, counted, decision_limit
-from menorca_sim.whatif import RevenueMemo
 from policies import PolicyFailure
 from policies.base import ByDicts
 

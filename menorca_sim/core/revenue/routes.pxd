@@ -2,12 +2,8 @@
 # reference). v a vertex (nodes, then offboards, sea vertices and road stubs: see
 # maptables), h a land hex, r a route found, k a depth (vehicles or route length).
 
-cdef class RevenueContext:
-    cdef public int epoch  # the epoch, 1-based (an offboard earns its revenue of epoch - 1)
-    cdef public dict node_bonus  # node name -> R. more for this company (events, legacies)
-    cdef public dict market_markers  # offboard name -> this company's own market markers there
-    cdef public int market_bonus  # R. per own market marker
-    cdef public dict goods_markers  # offboard name -> goods markers there (any owner), for reporting
+from menorca_sim.core.revenue.context cimport RevenueContext
+from menorca_sim.core.revenue.scratch cimport Scratch, scratch_of
 
 cdef class _Search:
     # graph and per-vertex data of the current search
@@ -28,6 +24,7 @@ cdef class _Search:
     cdef bint held_ship  # ships (else carts)
     cdef int enumerated_range  # the range enumerated for
     cdef long long held_at  # when last asked for (`_routes_of`' clock: the least recent is enumerated over)
+    cdef long long clock  # (the tables' shared search only) questions `_routes_of` answered: its pool's clock
     cdef list pool  # (the tables' shared search only) the searches that hold the last enumerations
     cdef int[::1] lane_degree  # the lane graph's degree
     cdef int[::1] lane_target  # its target
@@ -98,7 +95,6 @@ cdef class _Search:
     cdef int sea_base
     cdef int stub_base
     cdef int epochs
-    cdef object fleet  # the `FleetSearch` of these tables that `fleet_search` hands out (None: none yet)
     # the last board searched and typed views of the arrays the set-up reads (a board's
     # arrays change in place, never replaced: the views stay good; see view_board)
     cdef object viewed  # the board b_tile, b_company and b_kind view
@@ -130,48 +126,12 @@ cdef list _flags(_Search search, object board, int c, bint ship, bint is_major)
 cdef class Fleet:
     cdef readonly list vehicles  # (id, kind, range) each
     cdef readonly list kinds  # per kind present, ships first: (ships?, indices of its vehicles, their ranges), longest first
-cpdef Fleet fleet_of(object vehicles)
-cdef dict _FLEETS  # typed: looked up for every fleet searched but a Fleet
+cpdef Fleet fleet_of(Scratch scratch, object vehicles)
 cdef void _enumerate(_Search search, object board, bint is_major, bint ship, list starts, int maxrange)
 cdef int _enumerated_revenue(_Search search, object board, bint is_major, bint ship, list starts, list ranges)
 cdef bint _holds(_Search held, _Search asking, long long version, int c, bint is_major, bint ship, int maxrange)
 cdef _Search _routes_of(_Search search, object board, int c, bint is_major, bint ship, int maxrange)
 
-cdef class FleetSearch:
-    cdef object board  # the board searched
-    cdef object tables  # the map tables its buffers are sized for
-    cdef _Search search  # the buffers searched in (its tables' shared _Search)
-    cdef int c  # the company's index
-    cdef bint is_major  # the company is a major (its stations are ports)
-    cdef int[::1] tile  # the board's tiles (changed in place by the lays searched)
-    cdef int[::1] land_node  # the tables' node per land hex (-1: none)
-    cdef int[::1] values  # vertex values as at set-up, but for refreshed nodes
-    cdef int[::1] extra  # per vertex: bonuses and markers on top of the printed value
-    cdef list kinds  # per vehicle kind present: (ship, starts, ranges longest first)
-    cdef unsigned char[::1] flags  # per kind, per vertex: its flags (kind k at k * vertices)
-    cdef unsigned char[::1] affected  # per kind: `_affected_hexes` (kind k at k * span)
-    cdef unsigned char[::1] reach0  # per kind, per vertex: reached at set-up (kind k at k * vertices)
-    cdef unsigned char[::1] affected0  # `affected` at set-up
-    cdef list moved  # land hexes whose track changed since set-up (`lay_changed`), each once
-    cdef int span  # land hexes + revenue vertices: `_affected_hexes`' length
-    cdef list bases  # per kind: its revenue on the board as at set-up or `lay_changed` (-1 until searched)
-    cdef int touched  # the land hex refreshed by the last search (-1: none)
-    cdef list changed  # land hexes whose track changed in place since the last question (`lay_changed`)
-    cdef unsigned char[::1] any_affected  # per land hex: some kind's affected hexes hold it
-    cdef _Search ships  # the ships' routes as enumerated once per set-up, their revenues at ships.value (`_ship_revenue`)
-    cdef bint ships_held  # `ships` holds them (False: not enumerated since set-up)
-    cdef int ships_best  # their best revenue at ships.value (-1: not assigned since the values changed)
-    cdef void set_up(self, object board, int c, bint is_major, object vehicles, RevenueContext ctx)
-    cdef void _reset(self)
-    cpdef void lay_changed(self, int h)
-    cdef void _catch_up(self)
-    cdef void _reach_again(self, Py_ssize_t start, Py_ssize_t at)
-    cdef void _refresh(self, int h)
-    cpdef int revenue(self, int h)
-    cdef int _revenue(self, int h, int vertex)
-    cdef int _ship_revenue(self, Py_ssize_t k)
-    cpdef bint affects(self, int h)
-    cpdef unsigned char[::1] reach(self)
 cdef void _affected_hexes(_Search search, object graph, unsigned char[::1] flags, unsigned char[::1] out, int at)
 cdef object _route(object tb, object vehicle, list trail, int revenue)
 

@@ -13,10 +13,11 @@ import pytest
 
 from helpers import ROOT, TESTS
 from helpers import routes_reference as ref
-from menorca_sim.core import is_compiled, routes
+from menorca_sim.core import is_compiled
 from menorca_sim.core.board import Board
 from menorca_sim.core.maptables import map_tables
-from menorca_sim.core.routes import RevenueContext
+from menorca_sim.core.revenue import routes
+from menorca_sim.core.revenue.context import RevenueContext
 from menorca_sim.rules import load_ruleset
 from menorca_sim.rules.model import COLOURS
 
@@ -52,7 +53,7 @@ def check_positions(seeds) -> None:
     tables = map_tables(rs)
     for seed in seeds:
         board, company, is_major, vehicles, ctx = random_case(rs, tables, seed)
-        plan = board.best_routes(company, is_major, vehicles, ctx)
+        plan = routes.best_routes(board, company, is_major, vehicles, ctx)
         expected = ref.best_revenue(rs, board, company, is_major, vehicles, ctx)
         assert plan.revenue == expected, (seed, company, vehicles, plan.as_dict())
         assert plan.revenue == sum(r.revenue for r in plan.routes)
@@ -85,7 +86,7 @@ def plans_json(seeds) -> str:
     out = []
     for seed in seeds:
         board, company, is_major, vehicles, ctx = random_case(rs, tables, seed)
-        out.append(board.best_routes(company, is_major, vehicles, ctx).as_dict())
+        out.append(routes.best_routes(board, company, is_major, vehicles, ctx).as_dict())
     return json.dumps(out, ensure_ascii=False)
 
 

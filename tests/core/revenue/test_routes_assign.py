@@ -16,7 +16,7 @@ WORDS = 2  # 64-bit words of a set of units, as on the default map
 def pure_routes():
     """routes.py as plain Python whatever the build: the test sets its search's buffers,
     which the compiled module keeps from Python."""
-    spec = importlib.util.spec_from_file_location("routes_pure", ROOT / "menorca_sim" / "core" / "routes.py")
+    spec = importlib.util.spec_from_file_location("routes_pure", ROOT / "menorca_sim" / "core" / "revenue" / "routes.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module

@@ -19,6 +19,10 @@ import cython
 from menorca_sim.core.track import PORT
 from menorca_sim.rules.model import COLOURS
 
+if not cython.compiled:  # compiled, routes.pxd cimports them
+    from menorca_sim.core.revenue.context import RevenueContext
+    from menorca_sim.core.revenue.scratch import Scratch, scratch_of
+
 # Vertex flags for one search.
 REVENUE = cython.declare(cython.int, 1)  # a route may end here (a node or an offboard)
 PASS = cython.declare(cython.int, 2)  # a route may continue through it
@@ -27,23 +31,6 @@ OWN = cython.declare(cython.int, 8)  # holds the company's own station that ever
 FAR = cython.declare(cython.int, 1 << 20)  # "unreachable" distance
 N_COLOURS = cython.declare(cython.int, len(COLOURS))
 KINDS = ("ship", "cart")  # the vehicle kinds, searched apart and in this order
-
-
-@cython.cclass
-class RevenueContext:
-    """What a company's routes earn besides the map: see core-interfaces.md. An extension
-    type compiled: the route searches read it at every question."""
-
-    # its fields: routes.pxd
-
-    def __init__(self, epoch: int, node_bonus: dict[str, int] | None = None,
-                 market_markers: dict[str, int] | None = None, market_bonus: int = 0,
-                 goods_markers: dict[str, int] | None = None) -> None:
-        self.epoch = epoch
-        self.node_bonus = dict(node_bonus or {})
-        self.market_markers = dict(market_markers or {})
-        self.market_bonus = market_bonus
-        self.goods_markers = dict(goods_markers or {})
 
 
 class Route:
@@ -114,7 +101,7 @@ class _Search:
         self.held_at = 0
         self.pool = None
         self.viewed = None
-        self.fleet = None
+        self.clock = 0
 
     @cython.cfunc
     def view_board(self, board) -> cython.void:
@@ -149,7 +136,6 @@ class _Search:
         self.sea_base = tables.sea_base
         self.stub_base = tables.stub_base
         self.epochs = tables.epochs
-        self.fleet = None
         self.holds = False
         # what every search of these tables finds beyond the revenue vertices, set once:
         # no value, and every kind passes (fill_vertex_values and _flags set the rest)
@@ -606,26 +592,16 @@ class _Search:
         return self.r_rev[r]
 
 
-_SEARCHES: dict[tuple[int, int], _Search] = {}
-
-
 @cython.cfunc
 def _search_for(tables) -> _Search:
-    global _LAST
-    search: _Search = _LAST
-    if search is not None and search.tables is tables:  # the common case: the same map again
-        return search
-    key = (tables.n_vertices, tables.mask_words)
-    search = _SEARCHES.get(key)
+    """The route search of `tables`, kept in its scratch (made and bound on first use)."""
+    scratch: Scratch = scratch_of(tables)
+    search: _Search = scratch.search
     if search is None:
-        search = _SEARCHES[key] = _Search(tables.n_vertices, tables.mask_words)
-    if search.tables is not tables:
+        search = _Search(tables.n_vertices, tables.mask_words)
         search.bind(tables)
-    _LAST = search
+        scratch.search = search
     return search
-
-
-_LAST = None  # the search _search_for returned last
 
 
 @cython.cfunc
@@ -748,21 +724,22 @@ class Fleet:
         return len(self.vehicles)
 
 
-def fleet_of(vehicles) -> Fleet:
+def fleet_of(scratch: Scratch, vehicles) -> Fleet:
     """`vehicles` as a `Fleet`: itself if it is one, else ((id, kind, range) each, the
-    kind a name) the one kept for them, made once (few fleets recur)."""
+    kind a name) the one kept for them in `scratch`, made once (few fleets recur)."""
     if isinstance(vehicles, Fleet):
         return vehicles
+    fleets: dict = scratch.fleets
     key = tuple(vehicles)
-    found = _FLEETS.get(key)
+    found = fleets.get(key)
     if found is None:
-        if len(_FLEETS) >= 4096:
-            _FLEETS.clear()
-        found = _FLEETS[key] = Fleet(list(key), [v[1] == KINDS[0] for v in key])
+        if len(fleets) >= FLEETS_KEPT:
+            fleets.clear()
+        found = fleets[key] = Fleet(list(key), [v[1] == KINDS[0] for v in key])
     return found
 
 
-_FLEETS: dict = {}  # vehicles (a tuple of (id, kind, range)) -> their `Fleet`
+FLEETS_KEPT = 4096  # fleets a scratch keeps (fleet_of): all is dropped beyond
 
 
 @cython.cfunc
@@ -784,7 +761,6 @@ def _enumerated_revenue(search: _Search, board, is_major: cython.bint, ship: cyt
 
 
 ROUTE_SETS = cython.declare(cython.int, 4)  # enumerations kept for the questions after (see _routes_of)
-_CLOCK = cython.declare(cython.longlong, 0)  # questions `_routes_of` answered: its searches' clock
 
 
 @cython.cfunc
@@ -814,8 +790,7 @@ def _routes_of(search: _Search, board, c: cython.int, is_major: cython.bint, shi
     routes longer than every vehicle's range are never assigned, and the shorter ones
     come in the same order either way (the walk records them in the same order), so a
     longer enumeration serves a shorter fleet with the same plan."""
-    global _CLOCK
-    _CLOCK += 1
+    search.clock += 1
     if search.pool is None:
         search.pool = [_Search(len(search.value), search.words) for _ in range(ROUTE_SETS)]
     held: _Search
@@ -825,7 +800,7 @@ def _routes_of(search: _Search, board, c: cython.int, is_major: cython.bint, shi
         if held.tables is not search.tables:
             held.bind(search.tables)
         if _holds(held, search, version, c, is_major, ship, maxrange):
-            held.held_at = _CLOCK
+            held.held_at = search.clock
             return held
         if oldest is None or held.held_at < oldest.held_at:
             oldest = held
@@ -835,7 +810,7 @@ def _routes_of(search: _Search, board, c: cython.int, is_major: cython.bint, shi
     held.holds = True
     held.held_version, held.held_company, held.held_major, held.held_ship = version, c, is_major, ship
     held.enumerated_range = maxrange
-    held.held_at = _CLOCK
+    held.held_at = search.clock
     return held
 
 
@@ -852,7 +827,7 @@ def best_routes(board, company: str, is_major: bool, vehicles, ctx: RevenueConte
     total = 0
     held: _Search
     ship: cython.bint
-    searched: Fleet = fleet_of(vehicles)
+    searched: Fleet = fleet_of(scratch_of(tb), vehicles)
     for ship, group, ranges in searched.kinds:
         held = _routes_of(search, board, c, is_major, ship, ranges[0])
         picks = held.assign(ranges)
@@ -877,293 +852,9 @@ def best_revenue(board, c: int, is_major: bool, vehicles, ctx: RevenueContext) -
     fill_vertex_values(search, search.b_tile, ctx)
     total = 0
     ship: cython.bint
-    for ship, group, ranges in fleet_of(vehicles).kinds:
+    for ship, group, ranges in fleet_of(scratch_of(board.tables), vehicles).kinds:
         total += _routes_of(search, board, c, is_major, ship, ranges[0])._assign(ranges)
     return total
-
-
-@cython.cclass
-class FleetSearch:
-    """`best_revenue` of one fleet, searched again and again while the track of single
-    land hexes changes (the candidate lays of `Board.lay_revenues`). The vertex values
-    and each vehicle kind's flags and start vertices depend on stations, fleet and
-    context, which stay as they were: they are prepared once and kept here (other
-    searches may use the shared buffers in between), and only the value of a changed
-    hex's node is read again. A kind is searched again only where a lay may change its
-    routes (`affects`): its revenue elsewhere is the one on the board as at construction.
-    A lay that stays on the board while others are searched (a lookahead's first lay) is
-    told of with `lay_changed`, and its undoing too. The Board asks `fleet_search` for
-    one: the same object set up again for each fleet, its buffers allocated once."""
-
-    # its fields: routes.pxd
-
-    def __init__(self, board, c: int, is_major: bool, vehicles, ctx: RevenueContext) -> None:
-        search: _Search = _search_for(board.tables)
-        size: cython.int = len(search.value)
-        self.tables = board.tables
-        self.search = search
-        self.land_node = search.land_node
-        self.values = array("i", [0]) * size  # a new array by repetition: one memcpy
-        self.extra = array("i", [0]) * size
-        self.span = search.n_land + search.n_rev
-        self.flags = bytearray(len(KINDS) * size)
-        self.affected = bytearray(len(KINDS) * self.span)
-        self.reach0 = bytearray(len(KINDS) * size)
-        self.affected0 = bytearray(len(KINDS) * self.span)
-        self.any_affected = bytearray(search.n_land)
-        self.ships = _Search(size, search.words)
-        self.ships.bind(board.tables)
-        self.set_up(board, c, is_major, vehicles, ctx)
-
-    @cython.cfunc
-    def set_up(self, board, c: cython.int, is_major: cython.bint, vehicles, ctx: RevenueContext) -> cython.void:
-        """Prepare the search of company c's `vehicles` on `board` (of its tables)."""
-        search: _Search = self.search
-        self.board = board
-        self.c = c
-        self.is_major = is_major
-        search.view_board(board)
-        self.tile = search.b_tile
-        fill_vertex_values(search, self.tile, ctx)
-        size: cython.int = len(search.value)
-        v: cython.int
-        k: cython.int = 0
-        for v in range(search.n_rev):  # beyond, values are 0 in every search
-            self.values[v] = self.extra[v] = search.value[v]
-        for v in range(search.n_nodes):
-            self.extra[v] -= _printed_value(search, self.tile, v)
-        self.kinds = []
-        ship: cython.bint
-        for ship, group, ranges in fleet_of(vehicles).kinds:
-            starts = _flags(search, board, c, ship, is_major)
-            self.kinds.append((ship, starts, ranges))
-            self.flags[k * size:(k + 1) * size] = search.flags
-            _affected_hexes(search, search.lanes if ship else board.road, search.flags,
-                            self.affected, k * self.span)
-            self.reach0[k * size:(k + 1) * size] = search.seen
-            k += 1
-        self.affected0[:] = self.affected
-        self.touched = -1
-        self.changed = []
-        self.moved = []
-        self.ships_held = False
-        self._reset()
-
-    @cython.cfunc
-    @cython.initializedcheck(False)
-    def _reset(self) -> cython.void:
-        """Forget the kinds' revenues on the board as it was, and gather `any_affected`."""
-        self.bases = [-1] * len(self.kinds)
-        # the views as locals: through `self`, each byte stored would make the C compiler
-        # read the views again (a byte store may alias anything)
-        any_affected: cython.uchar[::1] = self.any_affected
-        affected: cython.uchar[::1] = self.affected
-        n_land: cython.int = len(any_affected)
-        span: cython.int = self.span
-        h: cython.int
-        k: cython.int
-        for h in range(n_land):
-            any_affected[h] = 0
-        for k in range(len(self.kinds)):
-            for h in range(n_land):
-                any_affected[h] |= affected[k * span + h]
-
-    @cython.ccall
-    def lay_changed(self, h: cython.int) -> cython.void:
-        """The board's track on land hex h changed in place (a lay, or its undoing): the
-        next question starts from the board as it is then."""
-        self.changed.append(h)
-
-    @cython.cfunc
-    def _catch_up(self) -> cython.void:
-        """Take in the hexes `lay_changed` named: their node values and the carts' reach
-        (stations, and so the flags and the ships' reach over the lanes, stay as they were)."""
-        if not self.changed:
-            return
-        h: cython.int
-        for h in self.changed:
-            self._refresh(h)
-            if h not in self.moved:
-                self.moved.append(h)
-        self.changed = []
-        search: _Search = self.search
-        n: cython.Py_ssize_t = len(search.flags)
-        k: cython.Py_ssize_t
-        for k in range(len(self.kinds)):
-            if not self.kinds[k][0]:  # carts: their reach follows the track
-                self._reach_again(k * n, k * self.span)
-        self._reset()
-
-    @cython.cfunc
-    @cython.initializedcheck(False)
-    def _reach_again(self, start: cython.Py_ssize_t, at: cython.Py_ssize_t) -> cython.void:
-        """The carts' reach (flags at self.flags[start:], affected hexes at
-        self.affected[at:]) on the board as it is now, grown from their reach at set-up: a
-        route reaching a vertex at set-up's reach or not, its arcs up to the first vertex
-        of a hex changed since (`moved`) are as at set-up, so the reach now is within the
-        reach at set-up and what the moved hexes' reached vertices lead to. Only a hex's
-        own arcs change with its track; removed ones leave a larger reach, which errs on
-        the safe side (`affects` answers more often yes)."""
-        search: _Search = self.search
-        n: cython.Py_ssize_t = len(search.flags)
-        span: cython.Py_ssize_t = self.span
-        v: cython.Py_ssize_t
-        e: cython.int
-        h: cython.int
-        top: cython.int = 0
-        search.seen[:] = self.reach0[start:start + n]
-        self.affected[at:at + span] = self.affected0[at:at + span]
-        for h in self.moved:
-            v = self.land_node[h]
-            if v >= 0 and search.seen[v]:
-                search.queue[top] = v
-                top += 1
-            for e in range(6):
-                v = search.stub_base + h * 6 + e
-                if search.seen[v]:
-                    search.queue[top] = v
-                    top += 1
-        search._spread(self.board.road, self.flags[start:start + n], top, self.affected, at)
-
-    @cython.cfunc
-    def _refresh(self, h: cython.int) -> cython.void:
-        """Read again the value of land hex h's node (if any) from its tile now."""
-        if h < 0:
-            return
-        n: cython.int = self.land_node[h]
-        if n >= 0:
-            self.values[n] = _printed_value(self.search, self.tile, n) + self.extra[n]
-
-    @cython.ccall
-    def revenue(self, h: cython.int) -> cython.int:
-        """The best revenue on the board as it is now: it may differ from the board at
-        construction in the track of land hex h (-1: none) and of the hex of the
-        previous call."""
-        return self._revenue(h, -1)
-
-    @cython.cfunc
-    def _revenue(self, h: cython.int, vertex: cython.int) -> cython.int:
-        """`revenue(h)`, with the value of revenue vertex `vertex` (-1: none) other than at
-        construction: a kind whose routes can reach neither h nor that vertex earns what
-        it earned on the board as at construction (kept once searched)."""
-        search: _Search = self.search
-        self._catch_up()
-        self._refresh(self.touched)
-        self._refresh(h)
-        self.touched = h
-        search.value[:] = self.values
-        total: cython.int = 0
-        kind_total: cython.int
-        k: cython.Py_ssize_t
-        n: cython.Py_ssize_t = len(search.flags)
-        n_land: cython.Py_ssize_t = len(self.any_affected)
-        unchanged: cython.bint
-        for k in range(len(self.kinds)):
-            ship, starts, ranges = self.kinds[k]
-            unchanged = (h < 0 or not self.affected[k * self.span + h]) \
-                and (vertex < 0 or not self.affected[k * self.span + n_land + vertex])
-            if unchanged and self.bases[k] >= 0:
-                total += self.bases[k]
-                continue
-            if ship:
-                kind_total = self._ship_revenue(k)
-            else:
-                search.flags[:] = self.flags[k * n:(k + 1) * n]
-                kind_total = _enumerated_revenue(search, self.board, self.is_major, ship, starts, ranges)
-            if unchanged:
-                self.bases[k] = kind_total
-            total += kind_total
-        return total
-
-    @cython.cfunc
-    def _ship_revenue(self, k: cython.Py_ssize_t) -> cython.int:
-        """The revenue of the ships (kind k) with the vertex values in the shared search's
-        `value`. Their routes run over the lanes, which no lay changes, from and to
-        stations, which stay as at set-up: a lay changes only the value of its hex's
-        node. So they are enumerated once per set-up (in `ships`, apart from the shared
-        buffers other searches use), and each question after adds each node's change of
-        value to the routes visiting it: the same routes and revenues as enumerated
-        anew, and so the same best revenue."""
-        search: _Search = self.search
-        ships: _Search = self.ships
-        _, starts, ranges = self.kinds[k]
-        n: cython.Py_ssize_t = len(search.flags)
-        v: cython.int
-        if not self.ships_held:
-            ships.value[:] = search.value
-            ships.flags[:] = self.flags[k * n:(k + 1) * n]
-            _enumerate(ships, self.board, self.is_major, True, starts, ranges[0])
-            self.ships_held = True
-            self.ships_best = -1
-        for v in range(search.n_rev):  # the other vertices' values are 0 in every search
-            if ships.value[v] != search.value[v]:
-                ships.add_on_trails(v, search.value[v] - ships.value[v])
-                ships.value[v] = search.value[v]
-                self.ships_best = -1
-        if self.ships_best < 0:  # else the values are those of the last assignment (a lay of no new colour)
-            self.ships_best = ships._assign(ranges)
-        return self.ships_best
-
-    @cython.ccall
-    def affects(self, h: cython.int) -> cython.bint:
-        """May a lay on land hex h change what the fleet earns? (See `_affected_hexes`.)"""
-        return self.reach()[h] != 0
-
-    @cython.ccall
-    def reach(self) -> cython.uchar[::1]:
-        """`affects` of every land hex at once, as 1 or 0 per hex: good until the board's
-        track changes other than by the lays searched (see `lay_changed`)."""
-        self._catch_up()
-        return self.any_affected
-
-    def offboard_revenues(self, offboards: list, amount: cython.int) -> list:
-        """The best revenue on the board as at set-up with `amount` more on each offboard
-        vertex of `offboards`, taken alone (a market marker's bonus: markers change no
-        track). Each kind's routes are enumerated once: a bonus on an offboard changes no
-        route, only the revenue of the routes that end there (an offboard ends every route
-        and none passes it), so each offboard asks for an assignment only."""
-        search: _Search = self.search
-        v: cython.int
-        for v in offboards:
-            if not search.n_nodes <= v < search.n_rev:
-                raise ValueError(f"vertex {v} is not an offboard")
-        self._catch_up()
-        self._refresh(self.touched)  # the values as at set-up
-        self.touched = -1
-        search.value[:] = self.values
-        totals = [0] * len(offboards)
-        n_land: cython.Py_ssize_t = len(self.any_affected)
-        k: cython.Py_ssize_t
-        i: cython.Py_ssize_t
-        base: cython.int
-        held: _Search
-        for k in range(len(self.kinds)):
-            ship, starts, ranges = self.kinds[k]
-            reached = [i for i in range(len(offboards)) if self.affected[k * self.span + n_land + offboards[i]]]
-            if reached or self.bases[k] < 0:
-                # the board as it is: its routes as `best_revenue` keeps them (each bonus
-                # is taken back: they stay those of the board)
-                held = _routes_of(search, self.board, self.c, self.is_major, ship, ranges[0])
-                base = self.bases[k] = held._assign(ranges)
-                for i in reached:
-                    held.add_at_ends(offboards[i], amount)
-                    totals[i] += held._assign(ranges) - base
-                    held.add_at_ends(offboards[i], -amount)
-            for i in range(len(offboards)):
-                totals[i] += self.bases[k]
-        return totals
-
-
-def fleet_search(board, c: int, is_major: bool, vehicles, ctx: RevenueContext) -> FleetSearch:
-    """A `FleetSearch` of company c's `vehicles` on `board`: the one of the board's tables,
-    set up again (good until the next call: its buffers are reused, not allocated anew)."""
-    search: _Search = _search_for(board.tables)
-    fleet: FleetSearch = search.fleet
-    if fleet is None or fleet.tables is not board.tables:
-        search.fleet = FleetSearch(board, c, is_major, vehicles, ctx)
-    else:
-        fleet.set_up(board, c, is_major, vehicles, ctx)
-    return search.fleet
 
 
 @cython.cfunc

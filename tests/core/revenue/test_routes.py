@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from menorca_sim.core.board import Board
 from menorca_sim.core.maptables import map_tables
-from menorca_sim.core.routes import RevenueContext
+from menorca_sim.core.revenue import routes
+from menorca_sim.core.revenue.context import RevenueContext
 from menorca_sim.rules import load_ruleset
 
 XEBEC = ("xebec", "ship", 4)
@@ -29,7 +30,7 @@ LOOP_TRACK = (("I12", "3", 2), ("I10", "7", 0), ("H11", "7", 4))
 
 
 def plan_of(board, company, vehicles, ctx=None, is_major=True):
-    return board.best_routes(company, is_major, vehicles, ctx or RevenueContext(epoch=1))
+    return routes.best_routes(board, company, is_major, vehicles, ctx or RevenueContext(epoch=1))
 
 
 def test_seeds_route_example(tables):

@@ -1,14 +1,15 @@
-# Compiled declarations of stock_play.py (augmenting .pxd: stock_play.py stays the plain
-# Python reference). The prospects' bound walks every hex side near a company's home at
-# each search it spares: in C ints over typed views of the board's and the tables' arrays.
+# Compiled declarations of prospects.py (augmenting .pxd: prospects.py stays the plain
+# Python reference). The bound walks every hex side near a company's home at each route
+# search it spares: in C ints over typed views of the board's and the tables' arrays.
+# h, s, g land hexes; e an edge 0-5; at = hex * 6 + the edge it was entered by.
 cimport cython
 
-cdef int _NO_ROUTE  # more lays than any lookahead makes
+cdef int NO_ROUTE  # more lays than any lookahead makes
 
-@cython.locals(c=int, slots=int, n_land=int, h=int, n=int, i=int, s=int, fewest=int,
+@cython.locals(slots=int, n_land=int, h=int, n=int, i=int, s=int, fewest=int,
                tile="int[::1]", rot="int[::1]", edge_mask="int[::1]", node_land="int[::1]",
                held_by="int[::1]", kind="int[::1]", touched="int[::1]", ends="int[::1]")
-cdef int _fewest_lays(object board, str company, str home, int steps, int enough) except -1
+cpdef int fewest_lays(object board, int c, int home, int steps, int enough) except -1
 
 @cython.locals(n=int, step=int, at=int, h=int, fewest=int, here="int[::1]", there="int[::1]")
 cdef int _walk_lays(int s, int steps, int enough, int[::1] touched, int[::1] ends, int[::1] neighbour) except -1

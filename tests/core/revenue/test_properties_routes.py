@@ -11,7 +11,8 @@ from hypothesis import strategies as st
 from helpers import routes_reference as ref
 from menorca_sim.core.board import Board
 from menorca_sim.core.maptables import map_tables
-from menorca_sim.core.routes import RevenueContext
+from menorca_sim.core.revenue import routes
+from menorca_sim.core.revenue.context import RevenueContext
 from menorca_sim.rules import load_ruleset
 from menorca_sim.rules.model import COLOURS
 
@@ -43,7 +44,7 @@ def positions(draw):
 
 def check_optimal(position) -> None:
     board, company, is_major, vehicles, ctx = position
-    plan = board.best_routes(company, is_major, vehicles, ctx)
+    plan = routes.best_routes(board, company, is_major, vehicles, ctx)
     assert plan.revenue == ref.best_revenue(RS, board, company, is_major, vehicles, ctx)
     assert plan.revenue == sum(r.revenue for r in plan.routes)
     assert len({r.vehicle for r in plan.routes}) == len(plan.routes)  # one route per vehicle

@@ -1,6 +1,6 @@
 """The batched and remembered route queries answer exactly what one `best_routes` per
-question on a copy of the board answers: `lay_revenues` (Board and Game, which leaves
-the board as it found it), `next_lay_revenues` (and `next_lay_revenues_each`, a level
+question on a copy of the board answers: `lay_revenues` (the wing's and the Game's, which
+leave the board as they found it), `next_lay_revenues` (and `next_lay_revenues_each`, a level
 of them at once), `marker_revenues`, and `route_revenue` as the Game remembers it.
 Positions are the tile-lay decisions of seeded games between random and heuristic players."""
 from __future__ import annotations
@@ -11,7 +11,10 @@ import numpy as np
 import pytest
 
 import policies
-from menorca_sim.core import operating, routes
+from menorca_sim.core.revenue import fleet as revenue_fleet
+from menorca_sim.core.revenue import lays as revenue_lays
+from menorca_sim.core.revenue import placements, routes
+from menorca_sim.core.revenue.context import revenue_context
 from menorca_sim.game import Game
 from menorca_sim.rules import load_ruleset
 
@@ -84,17 +87,17 @@ def test_board_lay_revenues_restore_the_board(seed):
         c = eng.t.company_index[company]
         fleet = [(v, game.ruleset.vehicles[v].kind, game.ruleset.vehicles[v].range)
                  for v in fleets(game, company)[0]]
-        ctx = operating.revenue_context(eng, c)
+        ctx = revenue_context(eng, c)
         before, version = board_state(eng.board), eng.board.version
         triples = [(a["hex"], a["tile"], a["rotation"]) for a in lays]
-        base, got = eng.board.lay_revenues(company, eng.is_major(c), fleet, ctx, triples)
+        base, got = revenue_lays.lay_revenues(eng.board, company, eng.is_major(c), fleet, ctx, triples)
         assert board_state(eng.board) == before and eng.board.version == version
-        assert base == eng.board.best_routes(company, eng.is_major(c), fleet, ctx).revenue
+        assert base == routes.best_routes(eng.board, company, eng.is_major(c), fleet, ctx).revenue
         expected = []
         for hex_, tile, rotation in triples:
             copy = eng.board.clone()
             copy.lay_tile(hex_, tile, rotation)
-            expected.append(copy.best_routes(company, eng.is_major(c), fleet, ctx).revenue)
+            expected.append(routes.best_routes(copy, company, eng.is_major(c), fleet, ctx).revenue)
         assert got == expected
 
 
@@ -139,9 +142,7 @@ def test_lays_of_one_effect_earn_the_same():
     shared = collections.Counter()  # lays per (position, live effect)
     for game, lays in lay_positions(3, 3, "heuristic"):
         board = game._eng.board
-        checked = board._checked_lays([(a["hex"], a["tile"], a["rotation"]) for a in lays])
-        board._lay_effects(checked)
-        effects = checked.effects()  # -1: none
+        effects = revenue_lays.lay_effects(board, [(a["hex"], a["tile"], a["rotation"]) for a in lays])  # -1: none
         shared.update((game.action_count(), effect) for effect in effects)
         for company in game.company_states():
             for fleet in fleets(game, company):
@@ -269,9 +270,8 @@ def test_marker_revenues_equal_one_plan_per_marker():
     assert gained > 0
     node = next(iter(load_ruleset().map.nodes))  # markers go on offboards only
     with pytest.raises(ValueError, match="not an offboard"):
-        game._eng.board.marker_revenues(company, False, _core_fleet(game, fleets(game, company)[0]),
-                                        operating.revenue_context(game._eng, game._eng.t.company_index[company]),
-                                        [node])
+        placements.marker_revenues(game._eng.board, company, False, _core_fleet(game, fleets(game, company)[0]),
+                                   revenue_context(game._eng, game._eng.t.company_index[company]), [node])
 
 
 def test_a_shorter_fleet_after_a_longer_one_earns_what_a_fresh_search_finds():
@@ -284,17 +284,17 @@ def test_a_shorter_fleet_after_a_longer_one_earns_what_a_fresh_search_finds():
         eng = game._eng
         for company in game.company_states():
             c = eng.t.company_index[company]
-            ctx = operating.revenue_context(eng, c)
+            ctx = revenue_context(eng, c)
             fleets_asked = []  # of each kind in a row: shorter, longer (searched anew), shorter
             for kind in ("ship", "cart"):
                 by_range = sorted((v for v, spec in rs.vehicles.items() if spec.kind == kind),
                                   key=lambda v: -rs.vehicles[v].range)
                 shorter, longer = _core_fleet(game, by_range[-2:]), _core_fleet(game, by_range[:2])
                 fleets_asked += [shorter, longer, shorter]
-            got = [eng.board.best_revenue(company, eng.is_major(c), fleet, ctx) for fleet in fleets_asked]
-            assert got == [eng.board.best_routes(company, eng.is_major(c), fleet, ctx).revenue
+            got = [routes.best_revenue(eng.board, c, eng.is_major(c), fleet, ctx) for fleet in fleets_asked]
+            assert got == [routes.best_routes(eng.board, company, eng.is_major(c), fleet, ctx).revenue
                            for fleet in fleets_asked]
-            assert got == [routes.fleet_search(eng.board, c, eng.is_major(c), fleet, ctx).revenue(-1)
+            assert got == [revenue_fleet.fleet_search(eng.board, c, eng.is_major(c), fleet, ctx).revenue(-1)
                            for fleet in fleets_asked]
             earning += any(got)
     assert earning > 0
@@ -310,21 +310,20 @@ def test_remembered_route_revenue_equals_a_fresh_search():
         everything = sorted(set(v for c in game.company_states() for v in fleets(game, c)[0]))
         for company in game.company_states():
             c = eng.t.company_index[company]
-            ctx = operating.revenue_context(eng, c)
+            ctx = revenue_context(eng, c)
             for fleet in fleets(game, company) + [everything]:
-                fresh = eng.board.best_revenue(company, eng.is_major(c), _core_fleet(game, fleet), ctx)
+                fresh = routes.best_revenue(eng.board, c, eng.is_major(c), _core_fleet(game, fleet), ctx)
                 assert game.route_revenue(company, fleet) == fresh
                 assert game.route_revenue(company, fleet[::-1]) == fresh
 
 
-def test_a_dividend_decision_answers_the_fleets_revenue_from_the_routes_just_run():
+def test_a_dividend_decision_answers_the_fleets_revenue_from_the_routes_just_run(monkeypatch):
     """At a dividend decision the engine has just searched the operating company's routes:
     the Game answers `route_revenue` for the fleet that ran from that plan, without a
     search of its own, and the answer is a fresh search's."""
     rs = load_ruleset()
     game = Game(rs, players=3, seed=4)
     seats = [policies.make_policy("heuristic", s, np.random.default_rng(s)) for s in range(3)]
-    board_class = type(game._eng.board)
     checked = 0
     while not game.is_over() and checked < 10:
         if game.decision() == "dividend":
@@ -332,17 +331,15 @@ def test_a_dividend_decision_answers_the_fleets_revenue_from_the_routes_just_run
             company = game.actor_label()
             fleet = game.company_state(company, ["vehicles"])["vehicles"]
             c = eng.t.company_index[company]
-            fresh = board_class.best_revenue(eng.board, company, eng.is_major(c), _core_fleet(game, fleet),
-                                             operating.revenue_context(eng, c))
+            fresh = routes.best_revenue(eng.board, c, eng.is_major(c), _core_fleet(game, fleet),
+                                        revenue_context(eng, c))
 
             def no_search(*args):
                 raise AssertionError("searched again")
 
-            eng.board.best_revenue = no_search  # an instance attribute, removed below
-            try:
+            with monkeypatch.context() as patched:
+                patched.setattr(routes, "best_revenue", no_search)
                 assert game.route_revenue(company, fleet) == fresh == game.pending_revenue() > 0
-            finally:
-                del eng.board.best_revenue
             checked += 1
         game.apply_code(seats[game.current_actor()].act_code(game))
     assert checked == 10
@@ -364,8 +361,8 @@ def test_revenues_kept_across_actions_equal_a_fresh_search():
             eng = game._eng
             for (company, fleet), revenue in game._asked.items():
                 c = eng.t.company_index[company]
-                assert revenue == eng.board.best_revenue(company, eng.is_major(c), _core_fleet(game, list(fleet)),
-                                                         operating.revenue_context(eng, c))
+                assert revenue == routes.best_revenue(eng.board, c, eng.is_major(c), _core_fleet(game, list(fleet)),
+                                                      revenue_context(eng, c))
             checked += len(game._asked)
             for company, record in game.company_states(["vehicles"]).items():
                 game.route_revenue(company, record["vehicles"])  # kept, if the next action allows
@@ -386,8 +383,8 @@ def test_lays_out_of_a_fleets_reach_earn_what_the_map_earns():
             for fleet in fleets(game, company):
                 if not fleet:
                     continue
-                search = routes.fleet_search(eng.board, c, eng.is_major(c), _core_fleet(game, fleet),
-                                             operating.revenue_context(eng, c))
+                search = revenue_fleet.fleet_search(eng.board, c, eng.is_major(c), _core_fleet(game, fleet),
+                                                    revenue_context(eng, c))
                 base = game.route_revenue(company, fleet)
                 for lay in lays:
                     inside = search.affects(eng.board.tables.land_index[lay["hex"]])
