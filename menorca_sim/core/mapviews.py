@@ -38,7 +38,7 @@ class _TableViews:
 
     def __init__(self, tb) -> None:
         self.tables = tb
-        self.lanes = _graph(tb.lanes_graph)
+        self.lanes = _graph(tb, tb.lanes_graph)
         self.stop = bytearray(tb.n_nodes)
         self.own = bytearray(tb.n_nodes)
         self.node_slots = tb.node_slots
@@ -66,7 +66,7 @@ class _LayViews:
         self.tile, self.rot, self.left = board.tile, board.rot, board.left
         self.company = board.station_company
         self.slots = board.slots
-        self.road = _graph(board.road).of(board.tables)
+        self.road = _graph(board.tables, board.road).of(board.tables)
 
 
 def _live_pairs(tables) -> array:

@@ -2,6 +2,7 @@
 # reference). A graph's layout (degree, target, unit, stride): vertex v's arcs are
 # target[v * stride + i] for i < degree[v], each over track unit unit[...].
 from menorca_sim.core.maptables cimport MapTables
+from menorca_sim.core.revenue.scratch cimport Scratch, scratch_of
 
 cdef class _Graph:
     cdef tuple graph  # (degree, target, unit, stride) as given
@@ -21,7 +22,7 @@ cdef class _Graph:
     cdef _Graph of(self, object tables)
     cdef void set_hex(self, int h, int tile, int rotation)
     cdef void _add(self, int source, int to, int u)
-cdef _Graph _graph(tuple graph)
+cdef _Graph _graph(object tables, tuple graph)
 
 cdef class _Reached:
     cdef unsigned char[::1] mark  # [v] 1 where the last reach got, else 0

@@ -15,8 +15,9 @@ import cython
 
 from menorca_sim.rules.model import NODE
 
-if not cython.compiled:  # compiled, track.pxd cimports it
+if not cython.compiled:  # compiled, track.pxd cimports them
     from menorca_sim.core.maptables import MapTables
+    from menorca_sim.core.revenue.scratch import Scratch, scratch_of
 
 PORT, MANUFACTORY = 0, 1  # station kinds
 STATION_KINDS = ("port", "manufactory")
@@ -87,31 +88,31 @@ class _Graph:
         self.degree[source] += 1
 
 
-_RECENT: list = [None, None]  # the graphs asked for last, newest first (a board's roads, the lanes)
-
-
 @cython.cfunc
-def _graph(graph: tuple) -> _Graph:
-    """The views of `graph` (arrays changed in place keep their views)."""
+def _graph(tables, graph: tuple) -> _Graph:
+    """The views of `graph`, a graph of `tables` (arrays changed in place keep their
+    views): those of the last two graphs asked for (a board's roads, the lanes) are kept
+    in the scratch of the tables, newest first."""
+    recent: list = scratch_of(tables).graphs
     g: _Graph
-    for g in _RECENT:
+    for g in recent:
         if g is not None and g.graph is graph:
             return g
     g = _Graph(graph)
-    _RECENT[1] = _RECENT[0]
-    _RECENT[0] = g
+    recent[1] = recent[0]
+    recent[0] = g
     return g
 
 
 def set_hex(tables, road: tuple, h: cython.int, tile: cython.int, rotation: cython.int) -> None:
     """Rewrite the road arcs of land hex h for `tile` at `rotation` (tile -1: no track)."""
-    _graph(road).of(tables).set_hex(h, tile, rotation)
+    _graph(tables, road).of(tables).set_hex(h, tile, rotation)
 
 
 @cython.cclass
 class _Reached:
-    """`reach`'s answer and stack, kept from call to call (a buffer and its view taken
-    anew cost more than most walks: the lookahead asks for thousands)."""
+    """`reach`'s answer and stack, kept from call to call in the tables' scratch (a buffer
+    and its view taken anew cost more than most walks: the lookahead asks for thousands)."""
 
     # its fields: track.pxd
 
@@ -120,20 +121,19 @@ class _Reached:
         self.todo = array("i", [0]) * n
 
 
-_REACHED = None  # the _Reached of the last call of reach
-
-
 @cython.cfunc
 def reach(tables: MapTables, first: _Graph, second: _Graph, sources: list,
           stop: cython.uchar[::1]) -> cython.uchar[::1]:
     """Vertices reachable from `sources` over the graph `first` and, unless None, `second`,
     not passing through a node whose `stop` flag is set (it is reached, not crossed) nor
-    an offboard: 1 or 0 per vertex, in a buffer the next call overwrites."""
-    global _REACHED
+    an offboard: 1 or 0 per vertex, in a buffer of the tables' scratch, which the next
+    call overwrites."""
     n: cython.int = tables.n_vertices
-    found: _Reached = _REACHED
-    if found is None or len(found.mark) != n:
-        found = _REACHED = _Reached(n)
+    scratch: Scratch = scratch_of(tables)
+    found: _Reached = scratch.reached
+    if found is None:
+        found = _Reached(n)
+        scratch.reached = found
     mark: cython.uchar[::1] = found.mark
     todo: cython.int[::1] = found.todo  # each vertex is stacked at most once
     top: cython.int = 0
