@@ -88,7 +88,7 @@ class Game:
                 # the engine has just searched the operating company's routes in this
                 # state: its plan's revenue answers `route_revenue` for the fleet it ran
                 fleet = tuple(_company_field(self, company, VEHICLES))
-                self._whatif.remember_plan(eng.t.company_ids[company], fleet, eng.or_plan.revenue)
+                self._whatif.remember_plan(eng.t.company_ids[company], fleet, eng.operating.plan.revenue)
         return self._actor_now
 
     def _forget_state(self) -> None:
@@ -209,7 +209,7 @@ class Game:
         if action is None and (logged or self.check):
             action = describe(eng.t, move)
         context = self._context() if logged else None
-        plan = eng.or_plan if logged and move[0] in (PAYOUT, WITHHOLD) else None
+        plan = eng.operating.plan if logged and move[0] in (PAYOUT, WITHHOLD) else None
         before = self._checker.before(eng, move) if self.check else None
         eng.apply(move)
         self._history.append(move)
@@ -314,20 +314,21 @@ class Game:
         if eng.round != "auction":
             return None
         ids = eng.t.legacy_ids
-        order = eng.auc_order[eng.auc_pos:]
+        a = eng.auction
+        order = a.order[a.pos:]
         reservations = {}
-        for pos in range(eng.auc_pos, len(eng.auc_order)):
-            bids = {seat: bid for seat, bid in enumerate(eng.reservations[pos]) if bid >= 0}
+        for pos in range(a.pos, len(a.order)):
+            bids = {seat: bid for seat, bid in enumerate(a.reservations[pos]) if bid >= 0}
             if bids:
-                reservations[ids[eng.auc_order[pos]]] = bids
-        return {"lot": ids[order[0]], "price": eng.auc_price, "left": [ids[l] for l in order],
+                reservations[ids[a.order[pos]]] = bids
+        return {"lot": ids[order[0]], "price": a.price, "left": [ids[l] for l in order],
                 "reservations": reservations}
 
     def marker_company(self) -> str | None:
         """The company whose market or goods marker is being placed (None if none is)."""
         if self.decision() not in ("place_market_marker", "place_goods_marker"):
             return None
-        return self._eng.t.company_ids[self._eng.pm_company]
+        return self._eng.t.company_ids[self._eng.marker.company]
 
     def operating_company(self) -> str | None:
         """The company the seat decides for now (the one operating, or whose marker is
@@ -364,7 +365,7 @@ class Game:
     def pending_revenue(self) -> int:
         """The revenue the operating company's routes earned this turn (at its dividend
         step; 0 before the routes have run)."""
-        plan = self._eng.or_plan
+        plan = self._eng.operating.plan
         return plan.revenue if plan is not None else 0
 
     # --- what-if revenue questions (answered by its WhatIf: whatif.py) -----------------------

@@ -52,7 +52,7 @@ ABILITY_NAMES = ("none", "extra_tile_lay", "terrain_discount", "free_port", "veh
 CART = 0
 SHIP = 1
 
-# the steps of a company's operating turn (Engine.or_step), in order
+# the steps of a company's operating turn (OperatingState.step), in order
 STEP_LEGACY = 0
 STEP_TRACK = 1
 STEP_STATION = 2

@@ -38,16 +38,17 @@ class Before:
         self.phase = eng.phase
         self.epoch = eng.epoch
         self.actor = eng.actor()[0]
-        self.or_company = eng.or_company if eng.round == "operating" else -1
-        self.routes_pending = self.or_company >= 0 and eng.or_step < STEP_DIVIDEND  # its routes run later
-        self.revenue = eng.or_plan.revenue if self.or_company >= 0 and eng.or_plan is not None else 0
+        o = eng.operating
+        self.or_company = o.company if eng.round == "operating" else -1
+        self.routes_pending = self.or_company >= 0 and o.step < STEP_DIVIDEND  # its routes run later
+        self.revenue = o.plan.revenue if self.or_company >= 0 and o.plan is not None else 0
         self.price = eng.price(self.or_company) if self.or_company >= 0 else 0
         self.cells = [(eng.co_row[c], eng.co_col[c]) for c in range(len(eng.t.companies))]
         self.started = list(eng.started)
         self.closed = list(eng.closed)
         self.bankrupt = list(eng.bankrupt)
         self.owners = [list(owners) for owners in eng.cert_owner]
-        self.operated_this_or = list(eng.operated_this_or)
+        self.operated_this_or = list(eng.operating.operated_this_or)
         self.revenue_total = list(eng.revenue_total)
         self.leg_income = list(eng.leg_income)
         self.bank = eng.bank
@@ -188,7 +189,7 @@ def _turns_run(eng, before: Before, c: int) -> int:
         return ors_done + 1
     if c == before.or_company and before.routes_pending:
         return 1
-    began = eng.operated_this_or[c] and (not before.operated_this_or[c] or before.round != "operating")
+    began = eng.operating.operated_this_or[c] and (not before.operated_this_or[c] or before.round != "operating")
     return 1 if eng.round == "operating" and began else 0
 
 
@@ -244,10 +245,10 @@ def _bank_payments(eng, before: Before) -> list[str]:
         due += income
     ran = [c for c in range(len(t.companies)) if eng.revenue_total[c] > before.revenue_total[c]]
     for c in ran:
-        if c != eng.or_company or eng.or_plan is None:
+        if c != eng.operating.company or eng.operating.plan is None:
             out.append(f"{t.company_ids[c]} earned revenue with no dividend decision pending")
         else:
-            due += _goods_due(eng, eng.or_plan.routes)
+            due += _goods_due(eng, eng.operating.plan.routes)
     if before.bank - eng.bank != due:
         out.append(f"the bank paid {before.bank - eng.bank}, but {due} was due")
     return out

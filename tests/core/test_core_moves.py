@@ -66,7 +66,7 @@ def test_a_state_edited_in_place_gets_its_moves_built_again():
     game = Game(RS, players=3, seed=1)
     before = game.legal_actions()
     eng = game._eng
-    eng.p_cash[eng.auc_turn] = 0  # nothing affordable: only what costs nothing is left
+    eng.p_cash[eng.auction.turn] = 0  # nothing affordable: only what costs nothing is left
     game._legal = None  # as the tests' helpers do after editing a state
     after = game.legal_actions()
-    assert after != before and all(a["type"] != "buy_legacy" or eng.auc_price == 0 for a in after)
+    assert after != before and all(a["type"] != "buy_legacy" or eng.auction.price == 0 for a in after)

@@ -6,8 +6,8 @@ from helpers.engine import (act, cell_of, company, fund, load_ruleset_with, new_
 def _in_first_or_of_a_set(seed=11):
     """A random game stopped inside the first OR of a set, with a company to operate."""
     game = new_game(players=3, seed=seed)
-    play_random(game, seed, until=lambda g: g._eng.round == "operating" and g._eng.or_company >= 0
-                and g._eng.or_in_set == 1 and g._eng.srs >= 2)
+    play_random(game, seed, until=lambda g: g._eng.round == "operating" and g._eng.operating.company >= 0
+                and g._eng.operating.in_set == 1 and g._eng.srs >= 2)
     assert not game.is_over()
     return game
 
@@ -26,7 +26,7 @@ def test_bankruptcy_finishes_the_current_or():
     game = _in_first_or_of_a_set(seed=12)
     eng = game._eng
     this_or = eng.ors + 1
-    c = eng.or_company
+    c = eng.operating.company
     eng.place_token(c, *eng.t.market.bankrupt_cell(eng.co_col[c]))
     play_random(game, 2)
     assert game.result()["reason"] == "bankruptcy"
@@ -42,7 +42,7 @@ def test_conquest_finishes_the_current_set():
     start_directly(game, "RNC", 0, 100)
     fund(game, "RNC", 1000)
     pass_stock_round(game)
-    assert eng.set_length == 3
+    assert eng.operating.set_length == 3
     while game.decision() != "buy_vehicles":
         act(game, "skip")
     act(game, "buy_vehicle", vehicle="convoy")  # 8H: epoch 4 by default, "Conquest 1756"

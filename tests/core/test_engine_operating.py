@@ -27,19 +27,19 @@ def test_or_order_by_market_value_and_ties():
     rnc = start_directly(game, "RNC", 0, 70)
     rcc = start_directly(game, "RCC", 1, 100)
     ram = start_directly(game, "Ramaders", 2, 60)
-    assert next_company(eng) == rcc  # highest value first
-    eng.operated_this_or[rcc] = True
-    assert next_company(eng) == rnc
+    assert next_company(eng, eng.operating) == rcc  # highest value first
+    eng.operating.operated_this_or[rcc] = True
+    assert next_company(eng, eng.operating) == rnc
     eng.place_token(rcc, 3, 6)  # also 70, one column further left than RNC's 70 at (4, 7)
-    eng.operated_this_or[rcc] = False
+    eng.operating.operated_this_or[rcc] = False
     assert eng.price(rcc) == eng.price(rnc) == 70
-    assert next_company(eng) == rnc  # further right first
+    assert next_company(eng, eng.operating) == rnc  # further right first
     eng.place_token(rcc, 4, 7)  # same cell, arrived after RNC
-    assert next_company(eng) == rnc
+    assert next_company(eng, eng.operating) == rnc
     eng.place_token(rnc, 4, 7)  # RNC now arrived last
-    assert next_company(eng) == rcc
-    eng.operated_this_or[rnc] = eng.operated_this_or[rcc] = True
-    assert next_company(eng) == ram
+    assert next_company(eng, eng.operating) == rcc
+    eng.operating.operated_this_or[rnc] = eng.operating.operated_this_or[rcc] = True
+    assert next_company(eng, eng.operating) == ram
 
 
 def _ors_in_next_set(game, seed=3):
@@ -66,7 +66,7 @@ def test_phase_change_mid_set_does_not_change_set_length():
     start_directly(game, "RNC", 0, 100)
     fund(game, "RNC", 500)
     _turn_of(game, "RNC")
-    assert game._eng.set_length == 2
+    assert game._eng.operating.set_length == 2
     _skip_to(game, "buy_vehicles")
     act(game, "buy_vehicle", vehicle="ship_of_the_line")
     assert game.state()["phase"] == "7H" and game.state()["epoch"] == 3
@@ -173,9 +173,9 @@ def test_ccm_does_not_operate_below_60_percent():
     eng = game._eng
     set_phase(game, "7H")
     c = start_directly(game, "CCM", 0, 100, sold_to=[(1, 2), (2, 1)])  # 50 % sold
-    assert not eng.operates(c) and next_company(eng) < 0
+    assert not eng.operates(c) and next_company(eng, eng.operating) < 0
     eng.set_owner(c, 4, 2)  # 60 %
-    assert eng.operates(c) and next_company(eng) == c
+    assert eng.operates(c) and next_company(eng, eng.operating) == c
 
 
 def test_forced_vehicle_purchase_by_the_trust_family():
@@ -287,7 +287,7 @@ def test_goods_markers_pay_their_owner_when_a_ship_route_reaches_them():
         _turn_of(game, "RNC")
         _skip_to(game, "dividend")  # the xebec ran Maó - València
         assert game.state()["companies"]["Artesans"]["cash"] == paid
-        assert eng.or_plan.revenue == 20 + 30  # the sea route's revenue is unchanged
+        assert eng.operating.plan.revenue == 20 + 30  # the sea route's revenue is unchanged
         assert eng.price(c) == 100
 
 
@@ -326,7 +326,7 @@ def test_seeds_route_example_through_the_game():
     give_vehicles(game, "RNC", ["xebec", "cart"])
     _turn_of(game, "RNC")
     _skip_to(game, "dividend")
-    routes = {r.vehicle: r.as_dict() for r in game._eng.or_plan.routes}
+    routes = {r.vehicle: r.as_dict() for r in game._eng.operating.plan.routes}
     assert routes["xebec"]["hexes"] == ["J11", "K12", "K14", "K16"]
     assert routes["cart"]["nodes"] == ["Maó", "Sant Lluís", "Sant Climent"]
     cash = game.state()["players"][0]["cash"]

@@ -1,7 +1,7 @@
 # Compiled declarations of context.py (augmenting .pxd: context.py stays the plain Python
 # reference).
 from menorca_sim.core.codes cimport AB_REVENUE_BONUS
-from menorca_sim.core.engine cimport Engine
+from menorca_sim.core.state cimport State
 
 cdef class RevenueContext:
     cdef public int epoch  # the epoch, 1-based (an offboard earns its revenue of epoch - 1)
@@ -10,4 +10,4 @@ cdef class RevenueContext:
     cdef public int market_bonus  # R. per own market marker
     cdef public dict goods_markers  # offboard name -> goods markers there (any owner), for reporting
 
-cpdef object revenue_context(Engine eng, int c, bint goods_markers=*)
+cpdef object revenue_context(State s, int c, bint goods_markers=*)

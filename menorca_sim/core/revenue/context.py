@@ -25,17 +25,17 @@ class RevenueContext:
         self.goods_markers = dict(goods_markers or {})
 
 
-def revenue_context(eng, c: cython.int, goods_markers: cython.bint = True) -> RevenueContext:
+def revenue_context(s, c: cython.int, goods_markers: cython.bint = True) -> RevenueContext:
     """What company c's routes earn besides the map: event and legacy node bonuses, its
     own market markers, and (for reporting, unless `goods_markers` is False) the goods
     markers on each offboard. Without them it is a function of `Game.revenue_key`."""
-    t = eng.t
-    bonus = dict(eng.node_bonus)
-    for l in eng.owned_legacies(c, AB_REVENUE_BONUS):
+    t = s.t
+    bonus = dict(s.node_bonus)
+    for l in s.owned_legacies(c, AB_REVENUE_BONUS):
         node = t.ab_node[l]
         bonus[node] = bonus.get(node, 0) + t.ab_amount[l]
     goods = {}
-    held = eng.goods
+    held = s.goods
     nc: cython.int = t.nc
     o: cython.int
     g: cython.int
@@ -47,9 +47,9 @@ def revenue_context(eng, c: cython.int, goods_markers: cython.bint = True) -> Re
         if total:
             goods[t.offboards[o]] = total
     return RevenueContext(
-        epoch=eng.epoch,
+        epoch=s.epoch,
         node_bonus=bonus,
-        market_markers={t.offboards[o]: eng.mmarkers[c][o] for o in range(t.no) if eng.mmarkers[c][o]},
+        market_markers={t.offboards[o]: s.mmarkers[c][o] for o in range(t.no) if s.mmarkers[c][o]},
         market_bonus=t.market_bonus,
         goods_markers=goods,
     )
