@@ -5,7 +5,8 @@ model (menorca_sim/value/model.py, every tree stepped at once with numpy).
     .venv/bin/python benchmarks/value_bench.py [--model policies/models/value_v1] [--players 3]
 
 The states are those after each OR of a few heuristic_tuned games; each is evaluated
-many times and the best of five rounds per state kept (the machine's noise only adds).
+many times and the best of five rounds per state kept, in CPU time (process time: on a
+shared machine, the time others hold the core is not counted; their noise only adds).
 A copy of the state is read afresh for the features, so no route revenue is remembered
 from an earlier evaluation of the same state; revenues the game itself asked stay known,
 as they do at a search's leaf."""
@@ -38,13 +39,13 @@ def states(players: int, games: int) -> list:
 
 
 def best_us(fn, repeat: int) -> float:
-    """The best of five rounds of `repeat` calls, in µs per call."""
+    """The best of five rounds of `repeat` calls, in µs of CPU time per call."""
     rounds = []
     for _ in range(5):
-        began = time.perf_counter()
+        began = time.process_time()
         for _ in range(repeat):
             fn()
-        rounds.append((time.perf_counter() - began) / repeat * 1e6)
+        rounds.append((time.process_time() - began) / repeat * 1e6)
     return min(rounds)
 
 
@@ -56,9 +57,9 @@ def main() -> None:
     args = parser.parse_args()
     model = load_model(args.model)
     found = states(args.players, args.games)
-    features = [best_us(lambda: seat_features(g.clone()), 20) - best_us(g.clone, 20) for g in found]
+    features = [best_us(lambda: seat_features(g.clone()), 100) - best_us(g.clone, 100) for g in found]
     rows = [seat_features(g) for g in found]
-    evaluation = [best_us(lambda: model.win_shares(r), 200) for r in rows]
+    evaluation = [best_us(lambda: model.win_shares(r), 500) for r in rows]
     print(f"{len(found)} states of {args.players}-player games; model: {model.feature.shape[0]} trees of depth "
           f"{model.depth}")
     print(f"features: median {np.median(features):.0f} µs per state (all seats)")

@@ -27,39 +27,43 @@ FEATURES: tuple[str, ...] = SEAT_FEATURES + GAME_FEATURES
 """The columns of a feature row, in order (a model file names them: it is refused if they differ)."""
 
 _COMPANY_FIELDS = ("cash", "director", "vehicles")
+_PLAYER_FIELDS = ("shares", "certs", "legacies")
 
 
 def seat_features(game: Game) -> np.ndarray:
-    """The state's feature rows: an array of shape (players, len(FEATURES)), row i for seat i."""
-    state, result = game.state(), game.result()
+    """The state's feature rows: an array of shape (players, len(FEATURES)), row i for seat i.
+    Built in plain Python and made an array once: numpy's cost per call outweighs its
+    speed on a handful of numbers (a search reads one state per leaf)."""
     n = game.players
+    result = game.result()
+    wealth, cash, rank = result["wealth"], result["cash"], result["rank"]
     companies = game.company_states(_COMPANY_FIELDS)
     revenue = {company: game.whatif.route_revenue(company, c["vehicles"]) if c["vehicles"] else 0
                for company, c in companies.items()}
-    wealth = np.array(result["wealth"], dtype=float)
-    cash = np.array(result["cash"], dtype=float)
-    total = wealth.sum()
+    holdings = [game.player_state(seat, _PLAYER_FIELDS) for seat in range(n)]
+    total = sum(wealth)
     # what a full payout of every company's route revenue would bring each seat (a share's part is its percent)
-    income = np.array([sum(percent * revenue.get(company, 0) for company, percent in p["shares"].items()) / 100
-                       for p in state["players"]])
-    others_best = np.array([max(np.delete(wealth, seat)) for seat in range(n)])
-    seat_columns = np.zeros((n, len(SEAT_FEATURES)))
-    for seat, player in enumerate(state["players"]):
+    income = [sum(percent * revenue[company] for company, percent in p["shares"].items() if company in revenue) / 100
+              for p in holdings]
+    total_income = sum(income)
+    ruleset, phase, bank = game.ruleset, game.phase_index(), game.bank()
+    # the engine enters an epoch with its first phase, so the phase names the epoch
+    game_columns = [n, phase, ruleset.phases[phase].epoch, game.ors_played(), _tier_left(game, companies),
+                    bank, bank / ruleset.bank, total, len(companies)]
+    rows = []
+    for seat, held in enumerate(holdings):
+        lead = wealth[seat] - max(w for other, w in enumerate(wealth) if other != seat)
         directed = [company for company, c in companies.items() if c["director"] == seat]
-        seat_columns[seat] = (
-            cash[seat], wealth[seat] - cash[seat], wealth[seat], _share(wealth[seat], total, n),
-            result["rank"][seat], wealth[seat] - others_best[seat],
-            (wealth[seat] - others_best[seat]) / total if total else 0.0,
-            player["certs"], len(player["legacies"]),
-            income[seat], _share(income[seat], income.sum(), n),
+        rows.append([
+            cash[seat], wealth[seat] - cash[seat], wealth[seat], _share(wealth[seat], total, n), rank[seat],
+            lead, lead / total if total else 0.0, held["certs"], len(held["legacies"]),
+            income[seat], _share(income[seat], total_income, n),
             len(directed), sum(companies[c]["cash"] for c in directed), sum(revenue[c] for c in directed),
             sum(len(companies[c]["vehicles"]) for c in directed),
             sum(1 for c in directed if not companies[c]["vehicles"]),
-        )
-    ruleset = game.ruleset
-    game_columns = (n, game.phase_index(), state["epoch"], game.ors_played(), _tier_left(game, companies),
-                    state["bank"], state["bank"] / ruleset.bank, total, len(companies))
-    return np.hstack([seat_columns, np.tile(np.array(game_columns, dtype=float), (n, 1))])
+            *game_columns,
+        ])
+    return np.array(rows, dtype=float)
 
 
 def _share(part: float, total: float, n: int) -> float:

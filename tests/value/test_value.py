@@ -54,6 +54,19 @@ def test_recording_states_changes_no_game_and_adds_only_the_states_table(dataset
     assert store.check_dataset(recorded).damaged == []
 
 
+def test_a_resumed_run_plays_again_a_chunk_whose_states_part_is_damaged(datasets, tmp_path):
+    copy = tmp_path / "data"
+    _copy(datasets[0], copy)
+    whole = store.read_table(copy, "states")
+    store.part_path(copy, "states", 1).write_bytes(b"")
+    (tmp_path / "study.toml").write_text(STUDY.replace("seed = 11", "seed = 11\nrecord_states = true"))
+    done = CliRunner().invoke(CLI, ["run", str(tmp_path / "study.toml"), "--out", str(copy), "--resume", "--jobs", "1",
+                                    "--quiet"])
+    assert done.exit_code == 0, done.output
+    assert (copy / "damaged" / "states" / "part-000001.parquet").exists()
+    assert store.read_table(copy, "states").equals(whole)
+
+
 def test_the_model_beats_the_wealth_share_on_held_out_games(datasets, tmp_path):
     out = tmp_path / "model"
     done = CliRunner().invoke(CLI, ["learn", str(datasets[0]), "--out", str(out), "--trees", "40", "--depth", "3"])
