@@ -58,10 +58,10 @@ class MctsParams:
     model: str = "value_v1"  # the learned value: a folder under policies/models/
     playouts: int = 16  # per searched decision
     depth: int = 0  # heuristic actions played after the tree...
-    ors: int = 0  # ...then on until this many more operating rounds have ended (`rollout`'s default: 1)
+    ors: int = 0  # ...then on until this many more operating rounds have ended (the rollout value's default: 1)
     c: float = 0.3  # UCB1's exploration weight (values are shares in [0, 1])
     width: int = 6  # actions considered at a node
-    margin: float = 0.05  # the heuristic's choice stands unless the search's beats it by this much
+    margin: float = 0.1  # the heuristic's choice stands unless the search's beats it by this much (rollout: 0.05)
     base: str = "heuristic_tuned"  # the heuristic preset of the rollouts and the decisions not searched
 
     def __post_init__(self) -> None:
@@ -73,7 +73,7 @@ class MctsParams:
             raise ValueError(f"value must be one of {', '.join(VALUES)}, got {self.value!r}")
 
 
-ROLLOUT_DEFAULTS = {"ors": 1}
+ROLLOUT_DEFAULTS = {"ors": 1, "margin": 0.05}
 """Where the rollout value's defaults differ: they are the search's before the learned value."""
 
 
