@@ -81,20 +81,26 @@ class Node:
     """A searched decision reached by one sequence of choices: its seat, the actions it
     considers (indices of the legal actions) and what each has earned so far. Plain
     lists of floats: numpy's cost per call outweighs its speed on a handful of actions
-    (the same float operations, so the same choices)."""
-    __slots__ = ("seat", "actions", "visits", "value", "children")
+    (the same float operations, so the same choices). Its actions are drawn when it is
+    made (`picks`: positions among the `allowed` actions other than the heuristic's
+    choice, or None: all of them), the heuristic's choice itself asked when a playout
+    first walks through it (`Mcts._actions`): most leaves never are."""
+    __slots__ = ("seat", "allowed", "picks", "actions", "visits", "value", "children")
 
-    def __init__(self, seat: int, actions: list[int]) -> None:
+    def __init__(self, seat: int, allowed: list[int], picks: list[int] | None) -> None:
         self.seat = seat
-        self.actions = actions
-        self.visits = [0.0] * len(actions)
-        self.value = [0.0] * len(actions)  # summed value for `seat`
+        self.allowed = allowed
+        self.picks = picks
+        self.actions: list[int] | None = None
+        size = len(allowed) if picks is None else len(picks) + 1
+        self.visits = [0.0] * size
+        self.value = [0.0] * size  # summed value for `seat`
         self.children: dict[int, Node | None] = {}  # by position in `actions`; None: the game ended
 
     def select(self, c: float) -> int:
         """The next position to try: each once in order, then the best UCB1 (the first best)."""
         tried = len(self.children)
-        if tried < len(self.actions):
+        if tried < len(self.visits):
             return tried
         log_n = math.log(sum(self.visits))
         ucb = [v / n + c * math.sqrt(log_n / n) for v, n in zip(self.value, self.visits)]
@@ -122,7 +128,9 @@ class Mcts:
         if not self.rollout:
             greedy = replace(PRESETS[self.params.base], temperature=0.0)
             self.rollout = [Heuristic(self.params.base, greedy, s, self.rng) for s in range(game.players)]
-        root = self._node(game, legal, self._banned(game, legal))
+        banned = self._banned(game, legal)
+        root = self._node(game, banned)
+        root.actions = self._actions(root, game, legal, banned)
         if len(root.actions) > 1:
             for _ in range(self.params.playouts):
                 self._playout(game.clone(), root)
@@ -148,18 +156,24 @@ class Mcts:
         return {i for i, a in enumerate(legal)
                 if a["type"] == "buy_cert" and a["company"] in self.sold[1]}
 
-    def _node(self, game, legal: list[dict] | None = None, banned: set[int] = frozenset()) -> Node:
-        """A new node: the heuristic's choice first, then up to width - 1 others (none of
-        `banned`, which `legal`, the legal actions' dicts, must come with) at random."""
-        seat = game.current_actor()
+    def _node(self, game, banned: set[int] = frozenset()) -> Node:
+        """A new node: the heuristic's choice (asked later) and up to width - 1 others
+        (none of `banned`) drawn at random."""
         allowed = [i for i in range(game.legal_count()) if i not in banned]
-        first = self.rollout[seat].act_code(game)
+        picks = None
+        if len(allowed) - 1 >= self.params.width:
+            picks = sorted(self.rng.choice(len(allowed) - 1, self.params.width - 1, replace=False).tolist())
+        return Node(game.current_actor(), allowed, picks)
+
+    def _actions(self, node: Node, game, legal: list[dict] | None = None, banned: set[int] = frozenset()) -> list[int]:
+        """The node's actions in the state of `game`: the heuristic's choice first (if
+        `banned`, which `legal`, the legal actions' dicts, must come with, a pass instead),
+        then its picks of the others."""
+        first = self.rollout[node.seat].act_code(game)
         if first in banned:
-            first = next(i for i in allowed if legal[i]["type"] in ("pass", "end_turn"))
-        others = [i for i in allowed if i != first]
-        if len(others) >= self.params.width:
-            others = sorted(self.rng.choice(others, self.params.width - 1, replace=False).tolist())
-        return Node(seat, [first, *others])
+            first = next(i for i in node.allowed if legal[i]["type"] in ("pass", "end_turn"))
+        others = [i for i in node.allowed if i != first]
+        return [first, *(others if node.picks is None else [others[j] for j in node.picks])]
 
     def _playout(self, game, node: Node) -> None:
         path: list[tuple[Node, int]] = []
@@ -176,6 +190,8 @@ class Mcts:
                     node.children[pos] = None
                 break
             node = node.children[pos]
+            if node.actions is None:
+                node.actions = self._actions(node, game)
         value = self._value(game)
         for node, pos in path:
             node.visits[pos] += 1
