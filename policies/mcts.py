@@ -3,7 +3,8 @@
 The game's only chance is its setup, drawn before the first decision, so from any state
 the game is a deterministic function of the players' choices: the search copies the game
 (`Game.clone`) and plays on the copy. It searches at the decisions that decide a game
-(the auction, stock turns, vehicle purchases, dividends) and leaves the rest (track,
+(the auction, stock turns, vehicle purchases, dividends, and with the learned value a
+company's own share sales, buy-backs and legacy purchases) and leaves the rest (track,
 stations, markers...) to its heuristic.
 
 The tree's nodes are those decisions, for every player; each node considers at most
@@ -11,20 +12,27 @@ The tree's nodes are those decisions, for every player; each node considers at m
 anything plays like the heuristic), then others drawn from the player's generator. A
 playout walks down by UCB1 (each node maximises the value of the seat deciding there),
 adds one node, then plays on with the heuristic at temperature 0 for `depth` actions,
-then until `ors` more operating rounds have ended, and scores the state: each player's
-share of the total wealth, or the win shares if the game ended. Cheap truncated rollouts
-scored by a value function, rather than rollouts to the end, keep a game within a few
-hundred heuristic games' cost. Ending them at the end of an operating round (by default
-the next one) rather than after a fixed number of actions matters: wealth is only
-comparable between states at the same point of the round cycle (a share bought in a
-stock round is worth its price, its dividends come in the next operating round), and a
-search cut at a fixed depth lost nearly every game to the heuristic (docs/strong-players.md).
+then until `ors` more operating rounds have ended, and scores the state: the win shares
+if the game ended, else by `value`:
+
+- `model` (the default): the learned value (menorca_sim/value/, the model folder
+  `model` under policies/models/, loaded once per process), each seat's expected final
+  win share, read at the next searched decision (`ors=0`): a leaf costs tens of µs,
+  not a rollout's few milliseconds, and rolling on to the end of the operating round
+  first did not win more (docs/strong-players.md, issue 42).
+- `rollout`: each player's share of the total wealth after rollouts to the end of the
+  next operating round (`ors=1`), the search before the learned value, kept as it
+  played. Ending rollouts at the end of an operating round rather than after a fixed
+  number of actions matters: wealth is only comparable between states at the same point
+  of the round cycle, and a search cut at a fixed depth lost nearly every game to the
+  heuristic.
 
 It plays the most visited action only if its mean value beats the heuristic's choice
-by at least `margin` (in wealth share); otherwise the heuristic's choice stands. Its
-value function sees one operating round ahead, and without this guard the search
-overrode sound heuristic moves with myopic ones and lost to the heuristic it was built
-on (docs/strong-players.md). By default it searches on top of the tuned heuristic.
+by at least `margin` (in win share or wealth share: 0.1 on the learned value, 0.05 on
+rollouts); otherwise the heuristic's choice stands. Without this guard the search
+overrode sound heuristic moves with noisy or myopic estimates and lost (to the
+heuristic on rollouts, to the rollout search on the learned value; docs/strong-players.md).
+By default it searches on top of the tuned heuristic.
 
 The budget is `playouts` per decision, never seconds, so a game depends only on the seed
 and the parameters, not on the machine. Between its searched decisions the seat plays
@@ -84,8 +92,9 @@ class Node:
     (the same float operations, so the same choices). Its actions are drawn when it is
     made (`picks`: positions among the `allowed` actions other than the heuristic's
     choice, or None: all of them), the heuristic's choice itself asked when a playout
-    first walks through it (`Mcts._actions`): most leaves never are."""
-    __slots__ = ("seat", "allowed", "picks", "actions", "visits", "value", "children")
+    first walks through it (`Mcts._actions`): most leaves never are. That walk keeps its
+    state, so later playouts start below it instead of replaying the moves to it."""
+    __slots__ = ("seat", "allowed", "picks", "actions", "visits", "value", "children", "state")
 
     def __init__(self, seat: int, allowed: list[int], picks: list[int] | None) -> None:
         self.seat = seat
@@ -96,6 +105,7 @@ class Node:
         self.visits = [0.0] * size
         self.value = [0.0] * size  # summed value for `seat`
         self.children: dict[int, Node | None] = {}  # by position in `actions`; None: the game ended
+        self.state = None  # the game at this decision, once a playout has walked through it
 
     def select(self, c: float) -> int:
         """The next position to try: each once in order, then the best UCB1 (the first best)."""
@@ -131,9 +141,10 @@ class Mcts:
         banned = self._banned(game, legal)
         root = self._node(game, banned)
         root.actions = self._actions(root, game, legal, banned)
+        root.state = game  # only ever copied
         if len(root.actions) > 1:
             for _ in range(self.params.playouts):
-                self._playout(game.clone(), root)
+                self._playout(root)
         chosen = root.actions[self._choice(root)]
         if legal[chosen]["type"] == "sell_cert":
             self.sold[1].add(legal[chosen]["company"])
@@ -175,11 +186,20 @@ class Mcts:
         others = [i for i in node.allowed if i != first]
         return [first, *(others if node.picks is None else [others[j] for j in node.picks])]
 
-    def _playout(self, game, node: Node) -> None:
+    def _playout(self, node: Node) -> None:
+        """One playout from `node` (the root): down the tree by UCB1 to where it ends,
+        one node added there, the leaf scored, and the value backed up the path. The
+        walk plays no move inside the tree: it starts from a copy of the deepest node
+        it reaches whose state is kept."""
         path: list[tuple[Node, int]] = []
         while True:
             pos = node.select(self.params.c)
             path.append((node, pos))
+            child = node.children.get(pos)
+            if child is not None and child.state is not None:
+                node = child
+                continue
+            game = node.state.clone()
             game.apply_code(node.actions[pos])
             expanded = pos not in node.children
             searched = self._to_next_search(game)
@@ -189,9 +209,9 @@ class Mcts:
                 elif expanded:
                     node.children[pos] = None
                 break
-            node = node.children[pos]
-            if node.actions is None:
-                node.actions = self._actions(node, game)
+            child.actions = self._actions(child, game)  # its first walk through: kept from now on
+            child.state = game
+            node = child
         value = self._value(game)
         for node, pos in path:
             node.visits[pos] += 1
