@@ -30,7 +30,7 @@ def test_the_ladder_has_every_step_and_all_four_together():
     assert len(ladder.populations[-1].arrangements[3]) == 24
 
 
-@pytest.mark.parametrize("name", ["budget_ladder", "mcts_value"])
+@pytest.mark.parametrize("name", ["budget_ladder", "mcts_value", "mcts_value_3p"])
 def test_the_search_studies_load_with_their_players(name):
     assert {"mcts", "mcts(value=rollout)"} <= _players(name)
 
