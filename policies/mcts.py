@@ -28,8 +28,8 @@ if the game ended, else by `value`:
   heuristic.
 
 It plays the most visited action only if its mean value beats the heuristic's choice
-by at least `margin` (in win share or wealth share: 0.1 on the learned value, 0.05 on
-rollouts); otherwise the heuristic's choice stands. Without this guard the search
+by at least `margin` (in win share or wealth share); otherwise the heuristic's choice
+stands. Without this guard the search
 overrode sound heuristic moves with noisy or myopic estimates and lost (to the
 heuristic on rollouts, to the rollout search on the learned value; docs/strong-players.md).
 By default it searches on top of the tuned heuristic.
@@ -69,7 +69,7 @@ class MctsParams:
     ors: int = 0  # ...then on until this many more operating rounds have ended (the rollout value's default: 1)
     c: float = 0.3  # UCB1's exploration weight (values are shares in [0, 1])
     width: int = 6  # actions considered at a node
-    margin: float = 0.1  # the heuristic's choice stands unless the search's beats it by this much (rollout: 0.05)
+    margin: float = 0.05  # the heuristic's choice stands unless the search's beats it by this much
     base: str = "heuristic_tuned"  # the heuristic preset of the rollouts and the decisions not searched
 
     def __post_init__(self) -> None:
@@ -81,7 +81,7 @@ class MctsParams:
             raise ValueError(f"value must be one of {', '.join(VALUES)}, got {self.value!r}")
 
 
-ROLLOUT_DEFAULTS = {"ors": 1, "margin": 0.05}
+ROLLOUT_DEFAULTS = {"ors": 1}
 """Where the rollout value's defaults differ: they are the search's before the learned value."""
 
 
