@@ -75,7 +75,8 @@ def analyse(ds: Dataset, seed: int = 0, market_top: int | None = None) -> Analys
     if not points.is_empty():
         t["sweep_metrics"] = sweeps.sweep_metrics(points, t)
         t["fair_values"] = sweeps.fair_values(ds, points, rng)
-        t["values"] = value_tables.seat_values(ds, points, rng)
+        t["values"] = pl.concat([value_tables.seat_values(ds, points, rng),
+                                 value_tables.legacy_values(ds, points, rng)])
     roles = strength.roles(ds, t[f"{rating_columns[-1]}_ratings"], rating_columns[-1])
     t["populations"] = roles.table()
 

@@ -1,6 +1,8 @@
 """How many games a study needs: the sample size for a target effect at a given power,
 before the games are played (closed forms for a score test of a rate and a paired t
-test of a difference), and the gain of pairing measured on a pilot dataset."""
+test of a difference), the gain of pairing measured on a pilot dataset, and the games
+a value by random assignment needs for an interval of a given width, scaled from a
+pilot's intervals."""
 from __future__ import annotations
 
 import math
@@ -99,4 +101,37 @@ def seat_plan(exp, effect: float, power: float, level: float) -> list[str]:
                      f"{100 / players:.1f} % is found with power {power:g} at level {level:.3g} in {need} games per "
                      f"seat test ({math.ceil(need / cells)} per cell of {cells}); this study plays {exp.games} per "
                      "cell and population.")
+    return lines
+
+
+def value_plan(data_dir: str, halfwidth: float) -> list[str]:
+    """One line per value the pilot in `data_dir` reads by random assignment (seat order,
+    legacies: analysis/value_tables.py): the games per cell and variant it needs for an
+    interval of at most +-`halfwidth`, against the pilot's games. A bootstrap interval
+    narrows as 1 / sqrt(games) (the spread of a mean of paired differences), so the
+    pilot's half-width h needs games x (h / halfwidth)^2; a pilot value with no finite
+    interval cannot be scaled and is named (widen its range or play a larger pilot).
+    The last line is the study's size: the largest of them."""
+    from menorca_sim.analysis import sweeps, value_tables
+
+    ds = Dataset(CheckedDataset(data_dir).path)
+    games = int(ds.manifest["experiment"]["games"])
+    points = sweeps.sweep_points(ds)
+    rng = np.random.default_rng(0)
+    found = pl.concat([value_tables.seat_values(ds, points, rng), value_tables.legacy_values(ds, points, rng)])
+    if found.is_empty():
+        raise PlanError(f"{data_dir}: the pilot has no values by random assignment (a sweep of a seat's cash or of "
+                        f"setup.assigned_price)")
+    lines, need = [], []
+    for r in found.iter_rows(named=True):
+        what = f"{r['legacy'] or r['key']}, {r['players']} players, {r['population']}"
+        half = (r["high"] - r["low"]) / 2
+        if not math.isfinite(half):
+            lines.append(f"{what}: {r['status']}, no finite interval in the pilot: cannot be scaled")
+            continue
+        need.append(max(games, math.ceil(games * (half / halfwidth) ** 2)))
+        lines.append(f"{what}: +-{half:.3g} in {games} games -> {need[-1]} games per cell and variant")
+    if need:
+        lines.append(f"an interval of at most +-{halfwidth:g} for every finite value: {max(need)} games per cell "
+                     f"and variant (half of them estimate each value, the other half reproduces it)")
     return lines

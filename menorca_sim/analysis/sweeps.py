@@ -73,7 +73,8 @@ def fair_values(ds: Dataset, points: pl.DataFrame, rng: np.random.Generator) -> 
     # in a fixed order (joins keep none): the bootstrap's draws then pick the same games
     # every time, and a report is the same for the same seed
     points = points.filter(~pl.col("key").str.contains(_LEGACY_KEY.pattern)
-                           & ~pl.col("key").str.contains(value_tables.SEAT_CASH.pattern))
+                           & ~pl.col("key").str.contains(value_tables.SEAT_CASH.pattern)
+                           & (pl.col("key") != value_tables.ASSIGNED_PRICE))
     seats = (ds.players.join(points, on="variant").sort("variant", "game_id", "seat")
              .select("sweep", "key", "other", "population", "players", "x", "seat", "win_share"))
     started = (ds.scan("companies").select("game_id", "variant", "company", "started").collect()

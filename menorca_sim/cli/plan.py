@@ -11,7 +11,7 @@ from menorca_sim.run.experiment import ALPHA_MAX, POWER, check_policy_spec, load
 
 @click.command("plan")
 @click.argument("experiment", type=click.Path(dir_okay=False))
-@click.option("--effect", type=Finite(), required=True, callback=lambda ctx, param, effect: _non_zero(effect),
+@click.option("--effect", type=Finite(), callback=lambda ctx, param, effect: _non_zero(effect),
               help="The smallest effect worth finding: a win-share difference (0.03 = 3 points) or, with "
                    "--pilot, a difference in the pilot's --metric.")
 @click.option("--power", type=Finite(*POWER), default=0.8, show_default=True)
@@ -21,15 +21,27 @@ from menorca_sim.run.experiment import ALPHA_MAX, POWER, check_policy_spec, load
 @click.option("--pilot", type=click.Path(file_okay=False), help="A pilot dataset with two variants on common "
                                                               "seeds: plan a paired variant comparison.")
 @click.option("--metric", default="ors", show_default=True, help="The games-table column the pilot's pairs compare.")
+@click.option("--interval", type=Finite(0, None, min_open=True),
+              help="Instead of --effect, with --pilot: the games for every value by random assignment the pilot "
+                   "reads to have an interval of at most +-INTERVAL.")
 @one_line_errors
-def command(experiment: str, effect: float, power: float, alpha: float, tests: int, pilot: str | None,
-            metric: str) -> None:
+def command(experiment: str, effect: float | None, power: float, alpha: float, tests: int, pilot: str | None,
+            metric: str, interval: float | None) -> None:
     """Print the games EXPERIMENT needs per cell to find EFFECT with the given power:
     a seat's win share against its fair share, or (with --pilot) a paired difference
-    between two variants, counting the gain of common seeds measured on the pilot."""
+    between two variants, counting the gain of common seeds measured on the pilot; or
+    (--interval with --pilot) to read each value by random assignment within +-INTERVAL."""
     from menorca_sim.analysis import planning
 
+    if (effect is None) == (interval is None):
+        raise click.UsageError("give either --effect or --interval")
+    if interval is not None and not pilot:
+        raise click.UsageError("--interval scales a pilot's intervals: give --pilot DIRECTORY")
     exp = load_experiment(experiment, check_policy=check_policy_spec)
+    if interval is not None:
+        for line in planning.value_plan(pilot, interval):
+            click.echo(line)
+        return
     level = alpha / tests
     if pilot:
         pairing = planning.pilot_pairing(pilot, metric)
@@ -43,7 +55,7 @@ def command(experiment: str, effect: float, power: float, alpha: float, tests: i
         click.echo(line)
 
 
-def _non_zero(effect: float) -> float:
+def _non_zero(effect: float | None) -> float | None:
     if effect == 0:
         raise click.BadParameter("expected a non-zero effect (0.03 = 3 points of win share)", param_hint="'--effect'")
     return effect

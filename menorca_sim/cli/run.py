@@ -37,11 +37,14 @@ from menorca_sim.run.runner import BACKENDS, RunWarning, run_experiment
 @click.option("--record-states", is_flag=True,
               help="Also write the states table: each seat's features after each OR, labelled with its final "
                    "win share (training data for `menorca-sim learn`; the file's record_states = true).")
+@click.option("--population", "populations", multiple=True, metavar="NAME",
+              help="Play only this population of the file (repeatable): its games are the same as in a run "
+                   "of them all (a game's seed and seating do not depend on the other populations).")
 @one_line_errors
 def command(experiment: str, games: int | None, jobs: int | None, backend: str, scheduler: str | None,
             out: str | None, resume: bool, fail_fast: bool, quiet: bool, chunk: int | None,
             max_decisions: int | None, chunk_timeout: float | None, max_memory: int | None,
-            record_states: bool) -> None:
+            record_states: bool, populations: tuple[str, ...]) -> None:
     """Play EXPERIMENT (a TOML study) into Parquet tables: games, players, companies,
     auctions, errors. Exit 0 when done, 1 when --fail-fast stopped it, 2 on bad input or
     when the run cannot go on (the line says why; --resume then finishes it)."""
@@ -50,6 +53,8 @@ def command(experiment: str, games: int | None, jobs: int | None, backend: str, 
     exp = load_experiment(experiment, games=games, check_policy=check_policy_spec)
     if record_states:
         exp = dataclasses.replace(exp, record_states=True)
+    if populations:
+        exp = exp.only_populations(populations)
     if exp.target is not None:  # [plan]: say before the games whether there will be enough of them
         from menorca_sim.analysis.planning import PlanError, seat_plan
 

@@ -1,5 +1,5 @@
 # Compiled declarations of auction.py (augmenting .pxd: auction.py stays the reference).
-from menorca_sim.core.codes cimport (AB_GRANT_CERTIFICATE, AUCTION_PASS, BUY_CHEAPEST, CONTEST_DROP,
+from menorca_sim.core.codes cimport (AB_GRANT_CASH, AB_GRANT_CERTIFICATE, AUCTION_PASS, BUY_CHEAPEST, CONTEST_DROP,
                                      CONTEST_RAISE, MAJOR, RESERVE, TREASURY)
 from menorca_sim.core.state cimport State
 
@@ -28,6 +28,7 @@ cdef int _min_bid(State s, AuctionState a, int pos)
 cpdef void legal(State s, AuctionState a)
 cpdef bint apply(State s, AuctionState a, tuple action)
 cdef void _sell(State s, AuctionState a, int p, int price)
+cpdef void award(State s, int l, int p, int price)
 cdef void _grant_certificate(State s, int p, int c, int percent)
 cdef void _resolve_reserved(State s, AuctionState a)
 cdef void _next_contest_turn(State s, AuctionState a, int start)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import cython
 
 if not cython.compiled:
-    from menorca_sim.core.codes import (AB_GRANT_CERTIFICATE, AUCTION_PASS, BUY_CHEAPEST, CONTEST_DROP,
+    from menorca_sim.core.codes import (AB_GRANT_CASH, AB_GRANT_CERTIFICATE, AUCTION_PASS, BUY_CHEAPEST, CONTEST_DROP,
                                         CONTEST_RAISE, MAJOR, RESERVE, TREASURY)
 
 NONE = -1  # no reservation / no player
@@ -28,8 +28,10 @@ class AuctionState:
 
 
 def begin(s, a: AuctionState) -> None:
+    """The auction of the legacies in play that nobody holds yet (one may be held by a
+    seat before it: setup.assigned_*)."""
     t = s.t
-    by_price = [(t.leg_min_price[l], l) for l in s.leg_in_play]
+    by_price = [(t.leg_min_price[l], l) for l in s.leg_in_play if s.leg_player[l] < 0]
     by_price.sort()
     a.order = [l for _, l in by_price]
     a.pos = 0
@@ -132,7 +134,16 @@ def apply(s, a: AuctionState, action: tuple) -> cython.bint:
 def _sell(s, a: AuctionState, p: cython.int, price: cython.int) -> None:
     """Legacy at `pos` goes to p for price; the next one becomes the cheapest."""
     t = s.t
-    l: cython.int = a.order[a.pos]
+    award(s, a.order[a.pos], p, price)
+    a.pos += 1
+    a.passes = 0
+    if a.pos < len(a.order):
+        a.price = t.leg_min_price[a.order[a.pos]]
+
+
+def award(s, l: cython.int, p: cython.int, price: cython.int) -> None:
+    """Legacy l goes to p, who pays price to the bank (and gets its certificate, if it grants one)."""
+    t = s.t
     s.p_cash[p] -= price
     s.bank += price
     s.leg_player[l] = p
@@ -140,10 +151,9 @@ def _sell(s, a: AuctionState, p: cython.int, price: cython.int) -> None:
     s.leg_buyer[l] = p
     if t.ability[l] == AB_GRANT_CERTIFICATE:
         _grant_certificate(s, p, t.ab_company[l], t.ab_percent[l])
-    a.pos += 1
-    a.passes = 0
-    if a.pos < len(a.order):
-        a.price = t.leg_min_price[a.order[a.pos]]
+    elif t.ability[l] == AB_GRANT_CASH:
+        s.p_cash[p] += t.ab_amount[l]
+        s.bank -= t.ab_amount[l]
 
 
 def _grant_certificate(s, p: cython.int, c: cython.int, percent: cython.int) -> None:

@@ -37,6 +37,7 @@ cdef enum:
     AB_GRANT_CERTIFICATE = 5
     AB_FREE_MARKET_MARKER = 6
     AB_REVENUE_BONUS = 7
+    AB_GRANT_CASH = 8
 
     CART = 0
     SHIP = 1

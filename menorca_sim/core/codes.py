@@ -45,8 +45,9 @@ AB_VEHICLE_DISCOUNT = 4
 AB_GRANT_CERTIFICATE = 5
 AB_FREE_MARKET_MARKER = 6
 AB_REVENUE_BONUS = 7
+AB_GRANT_CASH = 8  # cash from the bank to its buyer, once (a planted worth: tests/analysis/test_legacy_values.py)
 ABILITY_NAMES = ("none", "extra_tile_lay", "terrain_discount", "free_port", "vehicle_discount",
-                 "grant_certificate", "free_market_marker", "revenue_bonus")
+                 "grant_certificate", "free_market_marker", "revenue_bonus", "grant_cash")
 
 # vehicle kinds
 CART = 0

@@ -38,6 +38,10 @@ class Engine(State):
         self.stock = StockState(tables.n_companies)
         self.operating = OperatingState(tables.n_companies)
         self.marker = Placement()
+        setup = tables.rs.setup
+        if setup.assigned_legacy != "none" and setup.assigned_arm == "hold" and legacies is None:
+            seat: cython.int = setup.assigned_seat if setup.assigned_seat >= 0 else int(setup_rng.integers(players))
+            auction.award(self, tables.legacy_index[setup.assigned_legacy], seat, setup.assigned_price)
         auction.begin(self, self.auction)
         phases.reveal_event(self, self.epoch)
 

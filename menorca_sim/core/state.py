@@ -183,12 +183,26 @@ class State:
 
     def _draw_legacies(self, rng, legacies) -> list[int]:
         t = self.t
+        setup = self.rs.setup
+        if setup.assigned_legacy != "none" and legacies is None:
+            return self._draw_around(rng, t.legacy_index[setup.assigned_legacy])
         drawn = [int(i) for i in rng.choice(len(t.legacies), size=self.n, replace=False)]
         if legacies is None:
             if self.rs.setup.legacies == "random":
                 return sorted(drawn)
             legacies = list(self.rs.setup.fixed_legacies)[: self.n]
         return sorted(t.legacy_index[l] for l in legacies)
+
+    def _draw_around(self, rng, x: cython.int) -> list[int]:
+        """Random assignment of legacy x (RULES.md's setup.assigned_*): n - 1 others drawn
+        from the rest (the same in both arms, so their auction is the same), and x itself
+        in play only in the "hold" arm (Engine gives it to the designated seat)."""
+        setup = self.rs.setup
+        t = self.t
+        pool = [t.legacy_index[l] for l in setup.fixed_legacies] if setup.legacies == "fixed" else list(range(len(t.legacies)))
+        pool = [l for l in pool if l != x]
+        others = [pool[int(i)] for i in rng.choice(len(pool), size=self.n - 1, replace=False)]
+        return sorted(others + [x]) if setup.assigned_arm == "hold" else sorted(others)
 
     # --- copying -----------------------------------------------------------------------
     def copy_shared(self) -> State:

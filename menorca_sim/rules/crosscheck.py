@@ -154,6 +154,26 @@ def _check_companies(r: m.Ruleset, fail: Fail) -> None:
                  f"expected {expected} certificates (one per certificate of the minors in play), got {len(merged[0].certificates)}")
 
 
+def _check_assigned(r: m.Ruleset, fail: Fail) -> None:
+    """The random-assignment knobs: a known legacy, a seat every player count has, a price
+    every count's seat can pay, and n - 1 other legacies to draw (fixed ones too)."""
+    s = r.setup
+    if s.assigned_legacy == "none":
+        return
+    if s.assigned_legacy not in r.legacies:
+        fail("setup.assigned_legacy", f"unknown legacy {s.assigned_legacy!r} (or \"none\")")
+    if s.assigned_seat >= min(r.player_counts):
+        fail("setup.assigned_seat", f"seat {s.assigned_seat} does not exist with {min(r.player_counts)} players")
+    poorest = min(row.cash + min(row.seat_cash) for row in r.player_counts.values())
+    if s.assigned_arm == "hold" and abs(s.assigned_price) > poorest:  # below 0, the bank pays the seat to hold it
+        fail("setup.assigned_price", f"{s.assigned_price} R. is more, either way, than a seat may start with "
+                                     f"({poorest} R.)")
+    others = [l for l in (s.fixed_legacies if s.legacies == "fixed" else r.legacies) if l != s.assigned_legacy]
+    if len(others) < max(r.player_counts) - 1:
+        fail("setup.assigned_legacy", f"{len(others)} other legacies cannot fill an auction of "
+                                      f"{max(r.player_counts) - 1}")
+
+
 def _check_setup(r: m.Ruleset, fail: Fail) -> None:
     most = max(r.player_counts)
     for n, row in r.player_counts.items():
@@ -168,6 +188,7 @@ def _check_setup(r: m.Ruleset, fail: Fail) -> None:
             fail("setup.fixed_legacies", f"legacy {name!r} is listed twice")
     if r.setup.legacies == "fixed" and len(r.setup.fixed_legacies) < most:
         fail("setup.fixed_legacies", f"{len(r.setup.fixed_legacies)} legacies cannot give one to each of {most} players")
+    _check_assigned(r, fail)
     lo, hi = r.operating.company_legacy_price_percent
     if lo > hi:
         fail("operating.company_legacy_price_percent", f"minimum {lo} % is above maximum {hi} %")

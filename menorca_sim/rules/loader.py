@@ -27,7 +27,7 @@ COMPANY_KINDS = ("major", "minor", "merged")
 EFFECTS = ("none", "revenue_bonus", "close_legacies", "end_after_set")
 ABILITIES = (
     "extra_tile_lay", "terrain_discount", "free_port", "vehicle_discount",
-    "grant_certificate", "free_market_marker", "revenue_bonus", "none",
+    "grant_certificate", "free_market_marker", "revenue_bonus", "grant_cash", "none",
 )
 
 
@@ -248,7 +248,8 @@ def _ability(t: Table) -> m.Ability:
     fields = {
         "extra_tile_lay": {"tiles"}, "terrain_discount": {"amount"}, "free_port": {"node"},
         "vehicle_discount": {"percent", "kind"}, "grant_certificate": {"company", "percent"},
-        "free_market_marker": {"count"}, "revenue_bonus": {"node", "amount"}, "none": set(),
+        "free_market_marker": {"count"}, "revenue_bonus": {"node", "amount"}, "grant_cash": {"amount"},
+        "none": set(),
     }[kind]
     t.only(fields | {"type"})
     return m.Ability(
@@ -290,9 +291,12 @@ def parse_ruleset(root: Table, source: str, digest: str, overrides: dict) -> m.R
         player_counts[n] = m.PlayerCount(n, cash, t.int("cert_limit", minimum=1), seat_cash)
 
     s = root.table("setup")
-    s.only({"minors_in_play", "legacies", "fixed_legacies", "start_player"})
+    s.only({"minors_in_play", "legacies", "fixed_legacies", "start_player", "assigned_legacy", "assigned_arm",
+            "assigned_price", "assigned_seat"})
     setup = m.SetupRules(s.int("minors_in_play", minimum=1), s.str("legacies", choices=("random", "fixed")),
-                         s.str_list("fixed_legacies", []), s.int("start_player", minimum=0))
+                         s.str_list("fixed_legacies", []), s.int("start_player", minimum=0),
+                         s.str("assigned_legacy", "none"), s.str("assigned_arm", "hold", choices=("hold", "out")),
+                         s.int("assigned_price", 0), s.int("assigned_seat", -1, minimum=-1))
 
     a = root.table("auction")
     a.only({"price_drop", "min_price", "reservation_step", "contest_step", "free_at_zero"})

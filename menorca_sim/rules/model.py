@@ -156,6 +156,10 @@ class SetupRules:
     legacies: str  # "random" | "fixed"
     fixed_legacies: tuple[str, ...]
     start_player: int
+    assigned_legacy: str  # "none" | a legacy id taken out of the draw (random assignment)
+    assigned_arm: str  # "hold": the designated seat owns it before the auction | "out": out of the game
+    assigned_price: int  # what the designated seat pays for it
+    assigned_seat: int  # -1: drawn from the setup's generator
 
 
 @dataclass(frozen=True)

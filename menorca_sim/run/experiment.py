@@ -27,7 +27,8 @@ one line: `file: key: problem`.
     "legacies.L9.price" = {from = 100, to = 180, step = 20}   # or {values = [100, 150]};
     "setup.legacies" = "fixed"          # a plain value: set for every point
     # or several named ones: [sweeps.L9] ..., [sweeps.L8] ...
-    [overrides]                         # dotted ruleset keys, for every variant
+    [overrides]                         # dotted ruleset keys, for every variant (or, at the
+                                        # top, overrides = "FILE.toml": that file's [overrides])
     [variants.bonus20]                  # optional: the same games with these overrides
     "markers.market_bonus" = 20
     [variants.mine]                     # a variant may play another rules file (its overrides
@@ -39,9 +40,9 @@ import difflib
 import itertools
 import math
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
 import numpy as np
 
@@ -131,6 +132,19 @@ class Experiment:
     @property
     def total_games(self) -> int:
         return len(self.variants) * len(self.populations) * len(self.cells) * self.games
+
+    def only_populations(self, names: Iterable[str]) -> Experiment:
+        """The plan with only the populations `names` (an ExperimentError names an unknown
+        one): each game stays what it is in the whole plan, its seed and seating being
+        the cell's and game index's."""
+        names = list(dict.fromkeys(names))
+        known = [p.name for p in self.populations]
+        for name in names:
+            if name not in known:
+                raise ExperimentError(self.file, "populations",
+                                      f"no population {name!r} (the file has: {', '.join(known) or 'one, unnamed'})")
+        kept = [p for p in self.populations if p.name in names]
+        return replace(self, populations=tuple(replace(p, index=i) for i, p in enumerate(kept)))
 
     def game(self, game_id: int) -> GameSpec:
         """Game ids run variant-major, then population, then cell, then game index."""
@@ -240,7 +254,7 @@ def _parse(t: Table, folder: Path, games_override: int | None, check_policy: Pol
         games = games_override
     seed = t.int("seed", minimum=0)
     seating = t.str("seating", "rotate", choices=SEATINGS)
-    base = _overrides(t, "overrides", t.raw("overrides", {}))
+    base = flat_overrides(t, "overrides", _overrides_table(t, folder))
     ruleset, variants, sweeps = _variants(t, ruleset_path, folder, base)
     players = _players(t, ruleset)
     for v in variants:
@@ -313,14 +327,31 @@ def _populations(t: Table, players: tuple[int, ...], check_policy: SpecCheck | N
                  for i, name in enumerate(raw))
 
 
-def _overrides(t: Table, key: str, value: Any) -> dict[str, Any]:
+def _overrides_table(t: Table, folder: Path) -> Any:
+    """[overrides], or `overrides = "FILE.toml"`: the [overrides] table of that file
+    (relative to the experiment's folder), such as `menorca-sim balance`'s suggested.toml."""
+    raw = t.raw("overrides", {})
+    if not isinstance(raw, str):
+        return raw
+    try:
+        data = tomllib.loads((folder / raw).read_bytes().decode("utf-8"))
+    except OSError as exc:
+        raise t.fail("overrides", f"cannot read {raw} ({exc.strerror or exc})") from None
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise t.fail("overrides", f"{raw} is not valid TOML ({exc})") from None
+    if not isinstance(data.get("overrides"), dict):
+        raise t.fail("overrides", f"{raw} has no [overrides] table")
+    return data["overrides"]
+
+
+def flat_overrides(t: Table, key: str, value: Any) -> dict[str, Any]:
     """Nested tables become dotted keys: [overrides.markers] market_bonus = 20."""
     if not isinstance(value, dict):
         raise t.fail(key, "expected a table of ruleset keys to override")
     flat: dict[str, Any] = {}
     for k, v in value.items():
         if isinstance(v, dict):
-            flat.update({f"{k}.{sub}": sv for sub, sv in _overrides(t, f"{key}.{k}", v).items()})
+            flat.update({f"{k}.{sub}": sv for sub, sv in flat_overrides(t, f"{key}.{k}", v).items()})
         else:
             flat[k] = v
     return flat
@@ -359,10 +390,10 @@ def _own_ruleset(t: Table, key: str, value: Any, folder: Path,
     own = dict(value)
     path = own.pop("ruleset", None)
     if path is None:
-        return _overrides(t, key, own), ruleset_path
+        return flat_overrides(t, key, own), ruleset_path
     if not isinstance(path, str) or not path:
         raise t.fail(f"{key}.ruleset", f"expected a rules file's path or \"default\", got {path!r}")
-    return _overrides(t, key, own), None if path == "default" else str((folder / path).resolve())
+    return flat_overrides(t, key, own), None if path == "default" else str((folder / path).resolve())
 
 
 def _sweeps(t: Table) -> tuple[tuple[Sweep, ...], list[tuple[str, str, dict[str, Any]]]]:
@@ -389,10 +420,12 @@ def _sweeps(t: Table) -> tuple[tuple[Sweep, ...], list[tuple[str, str, dict[str,
         if not 1 <= len(swept) <= 2:
             raise t.fail(where, f"sweep one or two keys (a {{from, to, step}} or {{values}} table each), "
                                 f"got {len(swept)}")
-        for key in swept:
-            if key in swept_by:  # the points they share would be the same games twice
-                raise t.fail(f"{where}.{key}", f"already swept by {swept_by[key]}: sweep a key in one table")
-            swept_by[key] = where
+        for key in swept:  # in two tables that set the same other keys alike, points would repeat games
+            alike = (key, repr(sorted(fixed.items())))
+            if alike in swept_by:
+                raise t.fail(f"{where}.{key}", f"already swept by {swept_by[alike]} with the same other keys: "
+                                               f"sweep a key in one table")
+            swept_by[alike] = where
         grid = math.prod(len(v) for v in swept.values())
         if len(points) + grid > MAX_POINTS:
             raise t.fail(where, f"{len(points) + grid:,} sweep points in all; at most {MAX_POINTS:,} (each is a "

@@ -51,3 +51,27 @@ def test_a_run_of_an_experiment_with_a_target_says_first_how_many_games_it_needs
     need = planning.games_for_rate(0.5, 0.05, alpha=0.05 / 4)
     assert out.output.startswith(f"t, 2 players: a seat winning 55.0 % instead of 50.0 % is found with power 0.8 "
                                  f"at level 0.0125 in {need} games per seat test")
+
+
+def test_a_value_plan_scales_a_pilots_intervals_to_the_one_asked(tmp_path):
+    """A pilot sweep of seat 2's cash (2 players, 40 games a point): the games each value
+    needs for +-H are the pilot's times (half-width / H)^2, and the last line the largest."""
+    import numpy as np
+    from helpers.experiment_files import one_draw_study, run_study
+
+    from menorca_sim.analysis import sweeps, value_tables
+    from menorca_sim.analysis.dataset import Dataset
+
+    data = run_study(tmp_path, one_draw_study("pilot", 3, 40, 2, """
+[populations.tuned]
+seats = "heuristic_tuned"
+[sweep]
+"player_counts.0.seat_cash.1" = {values = [-60, 0, 60, 120]}
+"""))
+    ds = Dataset(data)
+    [row] = value_tables.seat_values(ds, sweeps.sweep_points(ds), np.random.default_rng(0)).iter_rows(named=True)
+    lines = planning.value_plan(str(data), 10)
+    assert math.isfinite(row["high"] - row["low"]), row  # this pilot's seeds give a finite interval
+    need = max(40, math.ceil(40 * ((row["high"] - row["low"]) / 2 / 10) ** 2))
+    assert lines[0].endswith(f"-> {need} games per cell and variant")
+    assert lines[-1].startswith(f"an interval of at most +-10 for every finite value: {need} games")

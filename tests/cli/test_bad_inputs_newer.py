@@ -92,7 +92,7 @@ CASES = [
                                                     "at most 1,000"),
     ("sweep: 20,001 points", "run {d}/sweep_20001.toml", "20,001 points; a sweep has at most 1,000"),
     ("sweeps: one key in two", "run {d}/sweep_twice.toml",
-     "sweeps.b.markers.market_bonus: already swept by sweeps.a: sweep a key in one table"),
+     "sweeps.b.markers.market_bonus: already swept by sweeps.a with the same other keys: sweep a key in one table"),
     ("sweeps: empty", "run {d}/sweeps_empty.toml", "sweeps_empty.toml: sweeps: no sweep in it"),
     ("overrides: a bonus past the engine's ints", "run {d}/bonus_overflow.toml",
      "bonus_overflow.toml: overrides: menorca_v11.toml: markers.market_bonus: expected an integer of at most "

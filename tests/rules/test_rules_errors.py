@@ -133,7 +133,7 @@ CASES = [
     ("free port on a non-port node", [('node = "Fornells" }', 'node = "Alaior" }')],
      "legacies.L2.ability.node: 'Alaior' is not a port node"),
     ("unknown ability type", [('type = "terrain_discount"', 'type = "terrain_rebate"')],
-     "legacies.L3.ability.type: expected one of extra_tile_lay, free_market_marker, free_port, "
+     "legacies.L3.ability.type: expected one of extra_tile_lay, free_market_marker, free_port, grant_cash, "
      "grant_certificate, none, revenue_bonus, terrain_discount, vehicle_discount, got 'terrain_rebate'"),
     ("legacy closing in an unknown epoch", [("income = 5\n", "income = 5\nclose_epoch = 7\n")],
      "legacies.L1.close_epoch: unknown epoch 7"),

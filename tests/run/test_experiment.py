@@ -304,6 +304,11 @@ def test_named_sweeps_and_their_errors(tmp_path):
                                 '[sweeps.L9]\n"legacies.L9.price" = {from = 100, to = 120, step = 20}\n'))
     assert [v.name for v in exp.variants] == ["L8: legacies.L8.price=100", "L8: legacies.L8.price=130",
                                               "L9: legacies.L9.price=100", "L9: legacies.L9.price=120"]
+    # one key in two tables that set another key differently: different points (legacy_values.toml)
+    exp = load_experiment(write(tmp_path, GOOD + '[sweeps.L1]\n"setup.assigned_price" = {values = [0, 20]}\n'
+                                '"setup.assigned_legacy" = "L1"\n[sweeps.L2]\n"setup.assigned_price" = {values = [0]}\n'
+                                '"setup.assigned_legacy" = "L2"\n'))
+    assert [v.overrides["setup.assigned_legacy"] for v in exp.variants] == ["L1", "L1", "L2"]
     for text, problem in [
         ('[sweep]\n"legacies.L9.price" = {from = 100, to = 80, step = 20}\n',
          "exp.toml: sweep.legacies.L9.price: expected finite numbers with from <= to and step > 0"),
@@ -318,7 +323,7 @@ def test_named_sweeps_and_their_errors(tmp_path):
         ('[sweep]\n"legacies.L9.price" = {values = [1, 2]}\n"markers.market_bonus" = {from = 0, to = 999, step = 1}\n',
          "exp.toml: sweep: 2,000 sweep points in all; at most 1,000"),
         ('[sweeps.a]\n"legacies.L9.price" = {values = [100, 120]}\n[sweeps.b]\n"legacies.L9.price" = {values = [140]}\n',
-         "exp.toml: sweeps.b.legacies.L9.price: already swept by sweeps.a: sweep a key in one table"),
+         "exp.toml: sweeps.b.legacies.L9.price: already swept by sweeps.a with the same other keys: sweep a key in one table"),
         ('[sweeps]\n', "exp.toml: sweeps: no sweep in it"),
         ('[sweep]\n"legacies.L9.price" = {from = 100, step = 20}\n',
          "exp.toml: sweep.legacies.L9.price: expected {from, to, step} or {values = [...]}"),
@@ -328,3 +333,28 @@ def test_named_sweeps_and_their_errors(tmp_path):
         with pytest.raises(ExperimentError) as err:
             load_experiment(write(tmp_path, GOOD + text))
         assert str(err.value).startswith(problem), str(err.value)
+
+
+def test_a_run_of_some_populations_plays_their_games_as_the_whole_plan_does(tmp_path):
+    text = GOOD.split("[policies.seats]")[0] + ('[populations.first]\nseats = "heuristic"\n'
+                                                '[populations.second]\nseats = "random_legal"\n')
+    whole = load_experiment(write(tmp_path, text))
+    part = whole.only_populations(["second"])
+    assert [p.name for p in part.populations] == ["second"] and part.total_games == whole.total_games // 2
+    in_whole = {(g.variant, g.cell, g.game_index): g for g in map(whole.game, range(whole.total_games))
+                if g.population == "second"}
+    for g in map(part.game, range(part.total_games)):
+        same = in_whole[g.variant, g.cell, g.game_index]
+        assert (g.seed, g.policies, g.minors) == (same.seed, same.policies, same.minors)
+    with pytest.raises(ExperimentError, match="populations: no population 'third' \\(the file has: first, second\\)"):
+        whole.only_populations(["third"])
+
+
+def test_overrides_may_come_from_a_file_of_them(tmp_path):
+    (tmp_path / "suggested.toml").write_text('[overrides]\n"legacies.L1.price" = 25\n', encoding="utf-8")
+    exp = load_experiment(write(tmp_path, good('overrides = "suggested.toml"\n')))
+    assert all(v.overrides["legacies.L1.price"] == 25 for v in exp.variants)
+    for text, problem in [('overrides = "missing.toml"\n', "overrides: cannot read missing.toml"),
+                          ('overrides = "exp.toml"\n', "overrides: exp.toml has no \\[overrides\\] table")]:
+        with pytest.raises(ExperimentError, match=problem):
+            load_experiment(write(tmp_path, good(text)))
