@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
 import polars as pl
 
 from menorca_sim.analysis import findings as find
@@ -46,7 +47,8 @@ def what_to_change(a: Analysis, variant: str | None = None) -> list[Change]:
     """The ranked changes (at most `MOST`; one per key, the strongest evidence kept; a
     finding that reverses with strength suggests no change); with `variant`, those its
     games point at alone (`side_by_side.relative_changes` sets variants against the baseline)."""
-    changes = [*_seat_changes(a, variant), *_legacy_changes(a, variant), *_dead_changes(a, variant)]
+    changes = [*_seat_changes(a, variant), *_value_changes(a, variant), *_legacy_changes(a, variant),
+               *_dead_changes(a, variant)]
     best: dict[str, Change] = {}
     for c in sorted((c for c in changes if c.score > 0), key=lambda c: -c.score):
         best.setdefault(c.key, c)
@@ -116,6 +118,34 @@ def _legacy_changes(a: Analysis, variant: str | None) -> list[Change]:
             f"{'more' if c.estimate > 0 else 'less'} often than players of the same policy, seat and draw "
             f"({c.row.get('population') or 'all games'}){label}",
             "", abs(c.estimate) * (1 - c.p_holm) * stable))
+    return out
+
+
+def _value_changes(a: Analysis, variant: str | None) -> list[Change]:
+    """A legacy whose list price lies outside its value's interval (random assignment:
+    `value_tables.legacy_values`), per player count and population. This is the
+    unconfounded answer, so it outranks a buyer's edge on the same key; where the counts
+    ask for opposite moves, no one price fits them and the change says so."""
+    found = a.tables.get("values", pl.DataFrame())
+    if variant is not None or found.is_empty():
+        return []
+    listed = {k: int(v) for k, v in
+              a.tables["auction_prices"].group_by("legacy").agg(pl.col("min_price").first()).iter_rows()}
+    out = []
+    for (legacy,), rows in found.filter(pl.col("legacy") != "").group_by("legacy", maintain_order=True):
+        price = listed.get(legacy)
+        apart = [r for r in rows.iter_rows(named=True) if price is not None and r["status"] == values.IN_RANGE
+                 and np.isfinite(r["low"]) and np.isfinite(r["high"]) and not r["low"] <= price <= r["high"]]
+        if not apart:
+            continue
+        ways = {"lower it" if price > r["high"] else "raise it" for r in apart}
+        said = "; ".join(f"{r['players']} players ({r['population']}): {r['value']:.0f} ({r['low']:.0f} to "
+                         f"{r['high']:.0f}{'' if r['reproduced'] else ', not reproduced'})" for r in apart)
+        out.append(Change(f"legacies.{legacy}.price", ways.pop() if len(ways) == 1 else
+                          "no one price fits every player count", f"Listed at {price} R., its holder wins as often "
+                          f"as without it at a price of {said}",
+                          ", ".join(f"about {r['value']:.0f} with {r['players']} players" for r in apart),
+                          1 + max(abs(price - r["value"]) for r in apart) / 1000))
     return out
 
 

@@ -308,8 +308,11 @@ def strong_play_ending(a: Analysis) -> Finding | None:
 
 
 def sweep_points(a: Analysis) -> set[str]:
-    """The variants a sweep made: read off its chart, fair values and values, not one by one."""
-    return {p for s in planned(a.manifest, "sweeps") for p in s.get("points", [])}
+    """The variants a sweep made, and the arms of a value by random assignment (a variant
+    that assigns a legacy): read off their chart, fair values and values, not one by one."""
+    arms = {v["name"] for v in planned(a.manifest, "variants")
+            if v.get("overrides", {}).get("setup.assigned_legacy", "none") != "none"}
+    return arms | {p for s in planned(a.manifest, "sweeps") for p in s.get("points", [])}
 
 
 def fair_value_findings(a: Analysis) -> list[Finding]:

@@ -21,7 +21,7 @@ def changed(spec: BalanceSpec, state: dict[str, Any]) -> dict[str, int]:
 
 def verdict(state: dict[str, Any]) -> tuple[bool, list[str]]:
     """Whether every target is met in the confirmation, and the ones that are not."""
-    missed = [f"{v['key']} ({', '.join(_where(r) for r in v['rows'] if not _row_met(r, v['price'])) or 'no value'})"
+    missed = [f"{v['key']} ({', '.join(_where(r)[:-1] for r in v['rows'] if not _row_met(r, v['price'])) or 'no value'})"
               for v in state["confirmation"]["values"] if not v["met"]]
     return not missed, missed
 
@@ -45,6 +45,12 @@ def _summary(spec: BalanceSpec, state: dict[str, Any], command: str, moved: dict
            f"{', '.join(f'{p} = {s}' for p, s in spec.confirm.items())}): "
            + ("every target is met.**" if met else f"{len(missed)} of {len(spec.keys)} targets are not met.**"), ""]
     out += [f"- not met: {m}" for m in missed]
+    by_population: dict[str, list[bool]] = {}
+    for v in state["confirmation"]["values"]:
+        for r in v["rows"]:
+            by_population.setdefault(r["population"], []).append(_row_met(r, v["price"]))
+    out += ["", "Per confirming population, the targets (key and player count) met: "
+            + "; ".join(f"{p} {sum(m)} of {len(m)}" for p, m in by_population.items()) + "."]
     iterations = len(state["iterations"])
     out += ["", f"{iterations} iteration{'s' if iterations != 1 else ''} on common seeds (seed {spec.header['seed']}, "
                 f"{spec.header['games']} games per cell and variant), "

@@ -21,8 +21,9 @@ from pathlib import Path
 import numpy as np
 from helpers.experiment_files import one_draw_study, run_study
 
-from menorca_sim.analysis import sweeps, value_tables, values
+from menorca_sim.analysis import advice, sweeps, value_tables, values
 from menorca_sim.analysis.dataset import Dataset
+from menorca_sim.analysis.pipeline import analyse
 from menorca_sim.rules import default_ruleset_path
 
 STUDY = """
@@ -44,7 +45,7 @@ L9_ABILITY = 'ability = { type = "none" }'
 GAMES = 120
 
 
-def _value(folder: Path, ability: str) -> dict:
+def _value(folder: Path, ability: str) -> tuple[dict, Dataset]:
     """L9's value, its ability `ability` (an override can set a key, not replace a table)."""
     rules = default_ruleset_path().read_text(encoding="utf-8")
     assert rules.count(L9_ABILITY) == 1
@@ -52,16 +53,21 @@ def _value(folder: Path, ability: str) -> dict:
     ds = Dataset(run_study(folder, one_draw_study("planted", 5, GAMES, 2, STUDY)))
     [row] = value_tables.legacy_values(ds, sweeps.sweep_points(ds), np.random.default_rng(0)).iter_rows(named=True)
     assert (row["legacy"], row["games"], row["players"], row["population"]) == ("L9", GAMES, 2, "tuned")
-    return row
+    return row, ds
 
 
 def test_a_worthless_legacy_is_worth_about_nothing(tmp_path) -> None:
-    row = _value(tmp_path, '{type = "none"}')
+    row, ds = _value(tmp_path, '{type = "none"}')
     assert row["status"] == values.IN_RANGE and row["low"] <= 0 <= row["high"], row
     assert abs(row["value"]) < 25 and row["high"] - row["low"] < 60, row
+    assert not [c for c in advice.what_to_change(analyse(ds)) if c.key == "legacies.L9.price"]  # listed at 0: fair
 
 
 def test_a_legacy_planted_with_100_reales_is_worth_100(tmp_path) -> None:
-    row = _value(tmp_path, '{type = "grant_cash", amount = 100}')
+    row, ds = _value(tmp_path, '{type = "grant_cash", amount = 100}')
     assert row["status"] == values.IN_RANGE and row["low"] <= 100 <= row["high"], row
     assert row["low"] > 50 and row["high"] - row["low"] < 70, row
+    # the report's first change: listed at 0, it should cost about its value (not a buyer's edge: it is never sold)
+    first = advice.what_to_change(analyse(ds))[0]
+    assert (first.key, first.direction) == ("legacies.L9.price", "raise it"), first.line()
+    assert first.suggested == f"about {row['value']:.0f} with 2 players"
