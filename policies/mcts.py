@@ -18,8 +18,9 @@ if the game ended, else by `value`:
 - `model` (the default): the learned value (menorca_sim/value/, the model folder
   `model` under policies/models/, loaded once per process), each seat's expected final
   win share, read at the next searched decision (`ors=0`): a leaf costs tens of µs,
-  not a rollout's few milliseconds, and rolling on to the end of the operating round
-  first did not win more (docs/strong-players.md, issue 42).
+  not a rollout's few milliseconds. The model was trained on states at the end of an
+  operating round, and `ors=1` (a greedy rollout there first) wins far more at 3
+  players, at a rollout's cost (docs/strong-players.md, issue 42).
 - `rollout`: each player's share of the total wealth after rollouts to the end of the
   next operating round (`ors=1`), the search before the learned value, kept as it
   played. Ending rollouts at the end of an operating round rather than after a fixed
