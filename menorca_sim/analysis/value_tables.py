@@ -34,7 +34,7 @@ SCHEMA = {"key": pl.String, "subject": pl.String, "legacy": pl.String, "players"
           "reproduced": pl.Boolean, "games": pl.Int64, "crossings": pl.String}
 
 
-def seat_values(ds: Dataset, points: pl.DataFrame, rng: np.random.Generator) -> pl.DataFrame:
+def seat_values(ds: Dataset, points: pl.DataFrame, rng: np.random.Generator, split: bool = True) -> pl.DataFrame:
     """Per sweep of a seat's starting cash, population and player count: the extra cash
     at which that seat wins 1/N (its win share rises with its cash), first and second
     half, and whether the second reproduces the first. A player count the key does not
@@ -48,11 +48,11 @@ def seat_values(ds: Dataset, points: pl.DataFrame, rng: np.random.Generator) -> 
     for (key, population, n), group in rows.group_by("key", "population", "players", maintain_order=True):
         seat = int(SEAT_CASH.match(key)[2]) + 1
         out.append((key, f"seat {seat} wins 1/{n}", "", n, population,
-                    *_two_halves(group, "win_share", 1 / n, True, rng)))
+                    *_two_halves(group, "win_share", 1 / n, True, rng, split)))
     return pl.DataFrame(out, schema=SCHEMA, orient="row")
 
 
-def legacy_values(ds: Dataset, points: pl.DataFrame, rng: np.random.Generator) -> pl.DataFrame:
+def legacy_values(ds: Dataset, points: pl.DataFrame, rng: np.random.Generator, split: bool = True) -> pl.DataFrame:
     """Per assigned legacy, population and player count: the price at which holding it
     leaves its holder's win share where the same seat's is with it out of the game
     (module docstring), first and second half, and whether the second reproduces the
@@ -77,7 +77,7 @@ def legacy_values(ds: Dataset, points: pl.DataFrame, rng: np.random.Generator) -
     out = []
     for (legacy, population, n), group in rows.group_by("legacy", "population", "players", maintain_order=True):
         out.append((ASSIGNED_PRICE, f"{legacy}'s holder wins as often as without it", legacy, n, population,
-                    *_two_halves(group, "response", 0.0, False, rng)))
+                    *_two_halves(group, "response", 0.0, False, rng, split)))
     return pl.DataFrame(out, schema=SCHEMA, orient="row")
 
 
@@ -90,16 +90,19 @@ def _rows(ds: Dataset, arms: pl.DataFrame) -> pl.DataFrame:
 
 
 def _two_halves(group: pl.DataFrame, response: str, target: float, increasing: bool,
-                rng: np.random.Generator) -> tuple:
+                rng: np.random.Generator, split: bool = True) -> tuple:
     """The value on the first half of the games and on the second (independent seed
     sets): the first's estimate, interval and status, the second's estimate, whether it
-    reproduced, the games, the first's crossings."""
+    reproduced, the games, the first's crossings. Not `split`: the value on all the
+    games (no second estimate: nan, not reproduced), for a reader that needs the
+    narrowest interval and tests no reproduction (the price-list solver)."""
     last = group["game_index"].max()
     half = last // 2 + 1 if last > 0 else 1
-    first, second = (values.value_at_target(part["x"].to_numpy(), part[response].to_numpy(),
-                                            (part["cell"] + "#" + part["game_index"].cast(pl.String)).to_numpy(),
-                                            target, rng, increasing=increasing)
-                     for part in (group.filter(pl.col("game_index") < half),
-                                  group.filter(pl.col("game_index") >= half)))
-    return (first.estimate, first.low, first.high, first.status, second.estimate, values.reproduced(first, second),
-            first.games + second.games, ", ".join(f"{c:.3g}" for c in first.crossings))
+    parts = (group.filter(pl.col("game_index") < half), group.filter(pl.col("game_index") >= half)) if split else (group,)
+    found = [values.value_at_target(part["x"].to_numpy(), part[response].to_numpy(),
+                                    (part["cell"] + "#" + part["game_index"].cast(pl.String)).to_numpy(),
+                                    target, rng, increasing=increasing) for part in parts]
+    first = found[0]
+    second, again = (found[1].estimate, values.reproduced(first, found[1])) if split else (float("nan"), False)
+    return (first.estimate, first.low, first.high, first.status, second, again, sum(v.games for v in found),
+            ", ".join(f"{c:.3g}" for c in first.crossings))

@@ -4,7 +4,8 @@ Each iteration measures, on the same seeds (common random numbers: an iteration'
 differences come from the prices, not from new setups), every key's value under the
 current prices: a legacy's by random assignment around its current list price, a seat's
 extra cash by a sweep around its current one (analysis/value_tables.py; each a monotone
-fit with a bootstrap interval over games). A key whose current price lies within every
+fit with a bootstrap interval over games, on all of them: the solver tests no
+reproduction, so it reads no halves). A key whose current price lies within every
 interval (each population and player count it holds for; a finite one) meets its target
 and does not move, so the list changes as few keys as the games ask; the others move toward the mean
 of their values by the Robbins-Monro step 1/(k+1) (the first jumps to the value, later
@@ -95,7 +96,8 @@ def read_values(spec: BalanceSpec, prices: dict[str, int], data: Path) -> list[M
     ds = Dataset(data)
     points = sweeps.sweep_points(ds)
     rng = np.random.default_rng(0)
-    found = pl.concat([value_tables.seat_values(ds, points, rng), value_tables.legacy_values(ds, points, rng)])
+    found = pl.concat([value_tables.seat_values(ds, points, rng, split=False),
+                       value_tables.legacy_values(ds, points, rng, split=False)])
     out = []
     for key in spec.keys:
         mine = (found.filter(pl.col("legacy") == key.legacy) if key.kind == "legacy"

@@ -61,6 +61,11 @@ def test_a_worthless_legacy_is_worth_about_nothing(tmp_path) -> None:
     assert row["status"] == values.IN_RANGE and row["low"] <= 0 <= row["high"], row
     assert abs(row["value"]) < 25 and row["high"] - row["low"] < 60, row
     assert not [c for c in advice.what_to_change(analyse(ds)) if c.key == "legacies.L9.price"]  # listed at 0: fair
+    # on all the games at once (the price-list solver's reading): no second half, a narrower interval
+    [whole] = value_tables.legacy_values(ds, sweeps.sweep_points(ds), np.random.default_rng(0),
+                                         split=False).iter_rows(named=True)
+    assert whole["games"] == GAMES and np.isnan(whole["second"]) and not whole["reproduced"]
+    assert whole["low"] <= 0 <= whole["high"] and whole["high"] - whole["low"] < row["high"] - row["low"], whole
 
 
 def test_a_legacy_planted_with_100_reales_is_worth_100(tmp_path) -> None:

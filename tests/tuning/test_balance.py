@@ -4,7 +4,13 @@ confirmation on fresh seeds must say both targets are met (slow: thousands of ga
 the solver's step on planted values, and its checks of the balance file.
 
 Both legacies have no income; L8 has no ability either (a custom rules file: an
-override can set a key, not replace a table)."""
+override can set a key, not replace a table), and a company pays nothing for a legacy,
+so that a list price adds no worth of its own (at the default 50 to 150 % of it, the
+planted 100 R. was worth 150 under tuned play listed at 130, and 94 under the default
+heuristic). The worths are then 0 and 100 in cash, but not at every strength: the
+default heuristic plays differently when it holds a legacy (the planted 100 R. was
+worth 78 to it), so the confirmation is under the tuned play the prices were solved
+for, on fresh seeds."""
 from __future__ import annotations
 
 import json
@@ -29,7 +35,7 @@ BALANCE = """
 name = "planted"
 ruleset = "rules.toml"
 seed = 3
-games = 300
+games = 200
 players = [2]
 minors = [["Destil·ladors", "Ramaders"]]
 
@@ -41,14 +47,14 @@ seats = "heuristic_tuned"
 "legacies.L8.price" = 80
 "legacies.L9.income" = 0
 "legacies.L9.price" = 20
+"operating.company_legacy_price_percent" = [0, 0]
 
 [balance]
 keys = ["legacies.L8.price", "legacies.L9.price"]
-spread = 40
+spread = 50
 iterations = 3
 confirm_seed = 11
 [balance.confirm]
-heuristic = "heuristic"
 tuned = "heuristic_tuned"
 """
 
@@ -70,11 +76,11 @@ def test_the_solver_moves_planted_prices_toward_their_worth_and_confirms_them(tm
     assert done.exit_code == 0, done.output
     assert "confirmation: every target met" in done.output, done.output
     suggested = tomllib.loads((tmp_path / "out" / "suggested.toml").read_text(encoding="utf-8"))["overrides"]
-    assert suggested["legacies.L8.price"] < 40 and suggested["legacies.L9.price"] > 60, suggested
+    assert suggested["legacies.L8.price"] <= 30 and 70 <= suggested["legacies.L9.price"] <= 130, suggested
     summary = (tmp_path / "out" / "summary.md").read_text(encoding="utf-8")
     assert "every target is met" in summary and "| `legacies.L9.price` | 20 |" in summary
     state = json.loads((tmp_path / "out" / "state.json").read_text(encoding="utf-8"))
-    assert {r["population"] for v in state["confirmation"]["values"] for r in v["rows"]} == {"heuristic", "tuned"}
+    assert {r["population"] for v in state["confirmation"]["values"] for r in v["rows"]} == {"tuned"}
     # a finished solve run again plays nothing more and says the same
     again = CliRunner().invoke(main, ["balance", str(balance), "--out", str(tmp_path / "out"), "--jobs", "1"])
     assert again.exit_code == 0 and again.output.splitlines()[-1] == done.output.splitlines()[-1]
@@ -104,10 +110,10 @@ def test_the_measurement_of_a_balance_file_is_an_experiment_on_the_current_price
     text = measurement_toml(spec, {"legacies.L8.price": 30, "legacies.L9.price": 120}, 7, None, "m")
     (tmp_path / "m.toml").write_text(text, encoding="utf-8")
     exp = load_experiment(tmp_path / "m.toml")
-    assert exp.seed == 7 and exp.games == 300 and [p.name for p in exp.populations] == ["tuned"]
+    assert exp.seed == 7 and exp.games == 200 and [p.name for p in exp.populations] == ["tuned"]
     holds = {v.name: v.overrides for v in exp.variants}
-    assert holds["L9: setup.assigned_price=40"]["legacies.L9.price"] == 120
-    assert sorted(o["setup.assigned_price"] for n, o in holds.items() if n.startswith("L8:")) == [-50, -10, 30, 70, 110]
+    assert holds["L9: setup.assigned_price=70"]["legacies.L9.price"] == 120
+    assert sorted(o["setup.assigned_price"] for n, o in holds.items() if n.startswith("L8:")) == [-70, -20, 30, 80, 130]
     assert holds["L8_out"]["setup.assigned_arm"] == "out" and holds["L8_out"]["legacies.L8.income"] == 0
 
 
