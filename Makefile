@@ -66,7 +66,8 @@ bench: $(BUILT)
 	$(PY) benchmarks/value_bench.py
 
 # Tune the heuristic by self-play into the preset heuristic_tuned (policies/presets/),
-# resuming a stopped search; then the ladder of players with its report (reports/ladder/).
+# resuming a stopped search; then the ladder of players with its report (reports/ladder/),
+# and the budget ladder of `mcts` (16 to 128 playouts, and value=rollout; reports/budget_ladder/).
 # Both are long (docs/strong-players.md) and not part of CI.
 tune: $(BUILT)
 	$(VENV)/bin/menorca-sim tune experiments/tune_heuristic.toml --jobs 2
@@ -74,6 +75,8 @@ tune: $(BUILT)
 ladder: $(BUILT)
 	$(VENV)/bin/menorca-sim run experiments/ladder.toml --out reports/ladder/data --jobs 2 --resume
 	$(VENV)/bin/menorca-sim report reports/ladder/data
+	$(VENV)/bin/menorca-sim run experiments/budget_ladder.toml --out reports/budget_ladder/data --jobs 2 --resume
+	$(VENV)/bin/menorca-sim report reports/budget_ladder/data
 
 # The learned value (docs/strong-players.md): self-play states (experiments/value_data.toml,
 # about a minute on two cores), then the model policies/models/value_v1 made afresh from them.

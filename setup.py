@@ -62,7 +62,7 @@ setup(
     packages=find_namespace_packages(include=["menorca_sim*", "policies*"]),
     package_data={"menorca_sim.rules": ["data/*.toml"], "menorca_sim.core": ["*.pxd"],
                   "menorca_sim.core.revenue": ["*.pxd"],
-                  "menorca_sim.viewer": ["*.html"], "policies": ["presets/*.toml", "presets/*.json"]},
+                  "menorca_sim.viewer": ["*.html"], "policies": ["presets/*.toml", "presets/*.json", "models/*/*"]},
     ext_modules=[] if SKIP else _extensions(),
     zip_safe=False,
 )

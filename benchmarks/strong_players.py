@@ -1,13 +1,14 @@
 """`make bench`'s strong players: what a game costs with `heuristic_tuned` and with `mcts`
-at its default budget, against the default heuristic's game on the same seeds, and the
-MCTS player's decisions per second (its searched and delegated decisions together).
+at its default budget (on the learned value, and on rollouts: `value=rollout`), against
+the default heuristic's game on the same seeds, and the MCTS player's decisions per
+second (its searched and delegated decisions together).
 
     .venv/bin/python benchmarks/strong_players.py [--games 4] [--players 3]
 
 CPU time (process time) per game, the games interleaved seed by seed so the machine's
-drift falls on every line-up alike. `mcts x1` seats one MCTS player with heuristics,
-`mcts xN` fills every seat with one: the issue's bound is on a 3-player game at the
-default budget, at most 500 heuristic games."""
+drift falls on every line-up alike. `mcts x1` seats one MCTS player with two
+`heuristic_tuned`, `mcts xN` fills every seat with one: issue 42's bound is on `mcts x1`
+of 3 players at the default budget, at most 15 heuristic games."""
 from __future__ import annotations
 
 import argparse
@@ -26,7 +27,8 @@ from timed import Timed  # noqa: E402  (benchmarks/, the script's folder)
 def lineups(players: int) -> dict[str, list[str]]:
     return {"heuristic": ["heuristic"] * players,
             "heuristic_tuned": ["heuristic_tuned"] * players,
-            "mcts x1": ["mcts"] + ["heuristic"] * (players - 1),
+            "mcts x1": ["mcts"] + ["heuristic_tuned"] * (players - 1),
+            "mcts(value=rollout) x1": ["mcts(value=rollout)"] + ["heuristic_tuned"] * (players - 1),
             f"mcts x{players}": ["mcts"] * players}
 
 
@@ -51,7 +53,7 @@ def main() -> None:
     print(f"{args.players} players, {args.games} seeds each, CPU time per game:")
     for name, total in cpu.items():
         per_game = total / args.games
-        print(f"  {name:16s} {per_game * 1000:10.1f} ms  {per_game / base:7.1f}x heuristic  "
+        print(f"  {name:24s} {per_game * 1000:10.1f} ms  {per_game / base:7.1f}x heuristic  "
               f"{3600 / per_game:9.0f} games/h on one core")
     print(f"  mcts decisions/s (its seat in `mcts x1`, searched and delegated): {mcts_decisions / mcts_cpu:.1f}")
 

@@ -7,7 +7,9 @@ the Makefile runs it before any package is installed.
   core/revenue/) but those in PLAIN_CORE, in Cython's pure-Python mode, typed by the .pxd
   beside each (C types Cython enforces).
 - LAYERS: the Python layers every decision runs through (the Game API, its records,
-  move views and fingerprint, its what-if service and the heuristic's valuations),
+  move views and fingerprint, its what-if service, the heuristic's valuations, and the
+  search player with the learned value's features and tree walk, which it runs at every
+  leaf),
   compiled as they are, for speed only: their annotations stay hints and indexing
   keeps Python's checks, so they behave exactly like
   their sources (which MENORCA_SIM_PURE=1 runs instead)."""
@@ -25,7 +27,8 @@ PLAIN_CORE = ("__init__.py", "codes.py")
 LAYERS = ("menorca_sim/game.py", "menorca_sim/observation.py", "menorca_sim/moves.py", "menorca_sim/fingerprint.py",
           "menorca_sim/whatif.py", "policies/base.py",
           "policies/valuation.py", "policies/heuristic.py", "policies/auction.py", "policies/operating_play.py",
-          "policies/stock_play.py", "policies/choice.py")
+          "policies/stock_play.py", "policies/choice.py", "policies/mcts.py",
+          "menorca_sim/value/features.py", "menorca_sim/value/trees.py")
 
 
 def core_files(pattern: str) -> list[str]:
@@ -51,7 +54,7 @@ def module_name(source: str) -> str:
 
 def build_inputs() -> list[str]:
     """The files a build reads: the compiled sources, every .pxd beside them, this list."""
-    pxds = sorted(p.relative_to(ROOT).as_posix() for folder in ("menorca_sim", "policies")
+    pxds = sorted(p.relative_to(ROOT).as_posix() for folder in ("menorca_sim", "menorca_sim/value", "policies")
                   for p in (ROOT / folder).glob("*.pxd")) + core_files("*.pxd")
     return sources() + pxds + ["menorca_sim/compiled.py"]
 

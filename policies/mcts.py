@@ -3,7 +3,8 @@
 The game's only chance is its setup, drawn before the first decision, so from any state
 the game is a deterministic function of the players' choices: the search copies the game
 (`Game.clone`) and plays on the copy. It searches at the decisions that decide a game
-(the auction, stock turns, vehicle purchases, dividends) and leaves the rest (track,
+(the auction, stock turns, vehicle purchases, dividends, and with the learned value a
+company's own share sales, buy-backs and legacy purchases) and leaves the rest (track,
 stations, markers...) to its heuristic.
 
 The tree's nodes are those decisions, for every player; each node considers at most
@@ -11,20 +12,28 @@ The tree's nodes are those decisions, for every player; each node considers at m
 anything plays like the heuristic), then others drawn from the player's generator. A
 playout walks down by UCB1 (each node maximises the value of the seat deciding there),
 adds one node, then plays on with the heuristic at temperature 0 for `depth` actions,
-then until `ors` more operating rounds have ended, and scores the state: each player's
-share of the total wealth, or the win shares if the game ended. Cheap truncated rollouts
-scored by a value function, rather than rollouts to the end, keep a game within a few
-hundred heuristic games' cost. Ending them at the end of an operating round (by default
-the next one) rather than after a fixed number of actions matters: wealth is only
-comparable between states at the same point of the round cycle (a share bought in a
-stock round is worth its price, its dividends come in the next operating round), and a
-search cut at a fixed depth lost nearly every game to the heuristic (docs/strong-players.md).
+then until `ors` more operating rounds have ended, and scores the state: the win shares
+if the game ended, else by `value`:
+
+- `model` (the default): the learned value (menorca_sim/value/, the model folder
+  `model` under policies/models/, loaded once per process), each seat's expected final
+  win share, read at the next searched decision (`ors=0`): a leaf costs tens of µs,
+  not a rollout's few milliseconds. The model was trained on states at the end of an
+  operating round, and `ors=1` (a greedy rollout there first) wins far more at 3
+  players, at a rollout's cost (docs/strong-players.md, issue 42).
+- `rollout`: each player's share of the total wealth after rollouts to the end of the
+  next operating round (`ors=1`), the search before the learned value, kept as it
+  played. Ending rollouts at the end of an operating round rather than after a fixed
+  number of actions matters: wealth is only comparable between states at the same point
+  of the round cycle, and a search cut at a fixed depth lost nearly every game to the
+  heuristic.
 
 It plays the most visited action only if its mean value beats the heuristic's choice
-by at least `margin` (in wealth share); otherwise the heuristic's choice stands. Its
-value function sees one operating round ahead, and without this guard the search
-overrode sound heuristic moves with myopic ones and lost to the heuristic it was built
-on (docs/strong-players.md). By default it searches on top of the tuned heuristic.
+by at least `margin` (in win share or wealth share); otherwise the heuristic's choice
+stands. Without this guard the search
+overrode sound heuristic moves with noisy or myopic estimates and lost (to the
+heuristic on rollouts, to the rollout search on the learned value; docs/strong-players.md).
+By default it searches on top of the tuned heuristic.
 
 The budget is `playouts` per decision, never seconds, so a game depends only on the seed
 and the parameters, not on the machine. Between its searched decisions the seat plays
@@ -33,21 +42,32 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, replace
+from functools import cache
+from pathlib import Path
 
 import numpy as np
 
+from menorca_sim.value.model import ModelError, ValueModel, load_model
 from policies.base import AUCTION_DECISIONS, register
+from policies.errors import PolicyError
 from policies.heuristic import PRESETS, Heuristic
 from policies.spec import bind, check_ranges, parse_args
 
 SEARCHED = (*AUCTION_DECISIONS, "stock_turn", "buy_vehicles", "dividend")
+# the learned value also searches a company's own sales, buy-backs and legacy purchases:
+# the rollout value left them to the heuristic, and it is kept as it played
+SEARCHED_BY_MODEL = (*SEARCHED, "company_sells", "company_buys_back", "company_buys_legacy")
+VALUES = ("model", "rollout")
+MODELS = Path(__file__).resolve().parent / "models"
 
 
 @dataclass(frozen=True)
 class MctsParams:
+    value: str = "model"  # how a leaf is scored: the learned value ("model") or wealth share after a rollout ("rollout")
+    model: str = "value_v1"  # the learned value: a folder under policies/models/
     playouts: int = 16  # per searched decision
     depth: int = 0  # heuristic actions played after the tree...
-    ors: int = 1  # ...then on until this many more operating rounds have ended
+    ors: int = 0  # ...then on until this many more operating rounds have ended (the rollout value's default: 1)
     c: float = 0.3  # UCB1's exploration weight (values are shares in [0, 1])
     width: int = 6  # actions considered at a node
     margin: float = 0.05  # the heuristic's choice stands unless the search's beats it by this much
@@ -58,51 +78,74 @@ class MctsParams:
                             "width": (1, None)})
         if self.base not in PRESETS:
             raise ValueError(f"base must be a heuristic preset ({', '.join(sorted(PRESETS))}), got {self.base!r}")
+        if self.value not in VALUES:
+            raise ValueError(f"value must be one of {', '.join(VALUES)}, got {self.value!r}")
+
+
+ROLLOUT_DEFAULTS = {"ors": 1}
+"""Where the rollout value's defaults differ: they are the search's before the learned value."""
 
 
 class Node:
     """A searched decision reached by one sequence of choices: its seat, the actions it
-    considers (indices of the legal actions) and what each has earned so far."""
-    __slots__ = ("seat", "actions", "visits", "value", "children")
+    considers (indices of the legal actions) and what each has earned so far. Plain
+    lists of floats: numpy's cost per call outweighs its speed on a handful of actions
+    (the same float operations, so the same choices). Its actions are drawn when it is
+    made (`picks`: positions among the `allowed` actions other than the heuristic's
+    choice, or None: all of them), the heuristic's choice itself asked when a playout
+    first walks through it (`Mcts._actions`): most leaves never are. That walk keeps its
+    state, so later playouts start below it instead of replaying the moves to it."""
+    __slots__ = ("seat", "allowed", "picks", "actions", "visits", "value", "children", "state")
 
-    def __init__(self, seat: int, actions: list[int], players: int) -> None:
+    def __init__(self, seat: int, allowed: list[int], picks: list[int] | None) -> None:
         self.seat = seat
-        self.actions = actions
-        self.visits = np.zeros(len(actions))
-        self.value = np.zeros(len(actions))  # summed value for `seat`
+        self.allowed = allowed
+        self.picks = picks
+        self.actions: list[int] | None = None
+        size = len(allowed) if picks is None else len(picks) + 1
+        self.visits = [0.0] * size
+        self.value = [0.0] * size  # summed value for `seat`
         self.children: dict[int, Node | None] = {}  # by position in `actions`; None: the game ended
+        self.state = None  # the game at this decision, once a playout has walked through it
 
     def select(self, c: float) -> int:
-        """The next position to try: each once in order, then the best UCB1."""
+        """The next position to try: each once in order, then the best UCB1 (the first best)."""
         tried = len(self.children)
-        if tried < len(self.actions):
+        if tried < len(self.visits):
             return tried
-        log_n = math.log(self.visits.sum())
-        return int(np.argmax(self.value / self.visits + c * np.sqrt(log_n / self.visits)))
+        log_n = math.log(sum(self.visits))
+        ucb = [v / n + c * math.sqrt(log_n / n) for v, n in zip(self.value, self.visits)]
+        return ucb.index(max(ucb))
 
 
 class Mcts:
-    def __init__(self, name: str, params: MctsParams, seat: int, rng: np.random.Generator) -> None:
+    def __init__(self, name: str, params: MctsParams, seat: int, rng: np.random.Generator,
+                 model: ValueModel | None = None) -> None:
         self.name = name
         self.params = params
         self.seat = seat
         self.rng = rng
+        self.model = model  # the learned value, when params.value is "model"
+        self.searched = SEARCHED_BY_MODEL if model is not None else SEARCHED
         self.own = Heuristic(params.base, PRESETS[params.base], seat, rng)
         self.auction_strategy = "mcts"
         self.rollout: list[Heuristic] = []  # one greedy heuristic per seat, made at the first search
         self.sold: tuple[int, set[str]] = (-1, set())  # (ORs played, companies it sold since): this stock round's
 
     def act_code(self, game) -> int:
-        if game.legal_count() == 1 or game.decision() not in SEARCHED:
+        if game.legal_count() == 1 or game.decision() not in self.searched:
             return self.own.act_code(game)
         legal = game.legal_actions()
         if not self.rollout:
             greedy = replace(PRESETS[self.params.base], temperature=0.0)
             self.rollout = [Heuristic(self.params.base, greedy, s, self.rng) for s in range(game.players)]
-        root = self._node(game, legal, self._banned(game, legal))
+        banned = self._banned(game, legal)
+        root = self._node(game, banned)
+        root.actions = self._actions(root, game, legal, banned)
+        root.state = game  # only ever copied
         if len(root.actions) > 1:
             for _ in range(self.params.playouts):
-                self._playout(game.clone(), root)
+                self._playout(root)
         chosen = root.actions[self._choice(root)]
         if legal[chosen]["type"] == "sell_cert":
             self.sold[1].add(legal[chosen]["company"])
@@ -111,8 +154,8 @@ class Mcts:
     def _choice(self, root: Node) -> int:
         """The most visited action, unless its mean value beats the heuristic's (position 0)
         by less than `margin`: then the heuristic's."""
-        best = int(np.argmax(root.visits))
-        means = root.value / np.maximum(root.visits, 1)
+        best = root.visits.index(max(root.visits))
+        means = [v / max(n, 1.0) for v, n in zip(root.value, root.visits)]
         return best if means[best] - means[0] >= self.params.margin else 0
 
     def _banned(self, game, legal: list[dict]) -> set[int]:
@@ -125,62 +168,82 @@ class Mcts:
         return {i for i, a in enumerate(legal)
                 if a["type"] == "buy_cert" and a["company"] in self.sold[1]}
 
-    def _node(self, game, legal: list[dict], banned: set[int] = frozenset()) -> Node:
-        """A new node: the heuristic's choice first, then up to width - 1 others (none of
-        `banned`) at random."""
-        seat = game.current_actor()
-        allowed = [i for i in range(len(legal)) if i not in banned]
-        first = self.rollout[seat].act_code(game)
-        if first in banned:
-            first = next(i for i in allowed if legal[i]["type"] in ("pass", "end_turn"))
-        others = [i for i in allowed if i != first]
-        if len(others) >= self.params.width:
-            others = sorted(self.rng.choice(others, self.params.width - 1, replace=False).tolist())
-        return Node(seat, [first, *others], game.players)
+    def _node(self, game, banned: set[int] = frozenset()) -> Node:
+        """A new node: the heuristic's choice (asked later) and up to width - 1 others
+        (none of `banned`) drawn at random."""
+        allowed = [i for i in range(game.legal_count()) if i not in banned]
+        picks = None
+        if len(allowed) - 1 >= self.params.width:
+            picks = sorted(self.rng.choice(len(allowed) - 1, self.params.width - 1, replace=False).tolist())
+        return Node(game.current_actor(), allowed, picks)
 
-    def _playout(self, game, node: Node) -> None:
+    def _actions(self, node: Node, game, legal: list[dict] | None = None, banned: set[int] = frozenset()) -> list[int]:
+        """The node's actions in the state of `game`: the heuristic's choice first (if
+        `banned`, which `legal`, the legal actions' dicts, must come with, a pass instead),
+        then its picks of the others."""
+        first = self.rollout[node.seat].act_code(game)
+        if first in banned:
+            first = next(i for i in node.allowed if legal[i]["type"] in ("pass", "end_turn"))
+        others = [i for i in node.allowed if i != first]
+        return [first, *(others if node.picks is None else [others[j] for j in node.picks])]
+
+    def _playout(self, node: Node) -> None:
+        """One playout from `node` (the root): down the tree by UCB1 to where it ends,
+        one node added there, the leaf scored, and the value backed up the path. The
+        walk plays no move inside the tree: it starts from a copy of the deepest node
+        it reaches whose state is kept."""
         path: list[tuple[Node, int]] = []
         while True:
             pos = node.select(self.params.c)
             path.append((node, pos))
+            child = node.children.get(pos)
+            if child is not None and child.state is not None:
+                node = child
+                continue
+            game = node.state.clone()
             game.apply_code(node.actions[pos])
             expanded = pos not in node.children
-            legal = self._to_next_search(game)
-            if expanded or legal is None:
-                if legal is not None:
-                    node.children[pos] = self._node(game, legal)
+            searched = self._to_next_search(game)
+            if expanded or not searched:
+                if searched:
+                    node.children[pos] = self._node(game)
                 elif expanded:
                     node.children[pos] = None
                 break
-            node = node.children[pos]
-        value = self._value(game, self.params.depth)
+            child.actions = self._actions(child, game)  # its first walk through: kept from now on
+            child.state = game
+            node = child
+        value = self._value(game)
         for node, pos in path:
             node.visits[pos] += 1
             node.value[pos] += value[node.seat]
 
-    def _to_next_search(self, game) -> list[dict] | None:
+    def _to_next_search(self, game) -> bool:
         """Play the heuristic's moves up to the next searched decision with a choice;
-        its legal actions, or None if the game ended first."""
+        False if the game ended first."""
         while not game.is_over():
-            if game.legal_count() > 1 and game.decision() in SEARCHED:
-                return game.legal_actions()
+            if game.legal_count() > 1 and game.decision() in self.searched:
+                return True
             self._greedy_move(game)
-        return None
+        return False
 
     def _greedy_move(self, game) -> None:
         """One move of the rollouts' heuristic, read as an int (no legal dicts built)."""
         game.apply_code(self.rollout[game.current_actor()].act_code(game))
 
-    def _value(self, game, depth: int) -> np.ndarray:
+    def _value(self, game) -> np.ndarray:
         """Each seat's value after `depth` more heuristic actions and the operating rounds
-        `ors` asks: its win share if the game ended, else its share of the players' total wealth."""
-        for _ in range(depth):
+        `ors` asks: its win share if the game ended, else the learned value's win shares
+        or (the rollout value) its share of the players' total wealth."""
+        for _ in range(self.params.depth):
             if game.is_over():
                 break
             self._greedy_move(game)
         until = game.ors_played() + self.params.ors
         while not game.is_over() and game.ors_played() < until:
             self._greedy_move(game)
+        if self.model is not None and not game.is_over():
+            return self.model.evaluate(game)
         result = game.result()
         if game.is_over():
             return np.array(result["win_share"])
@@ -189,9 +252,22 @@ class Mcts:
         return wealth / total if total > 0 else np.full(game.players, 1 / game.players)
 
 
+@cache
+def _model(name: str) -> ValueModel:
+    """The learned value in policies/models/NAME, loaded once per process."""
+    return load_model(MODELS / name)
+
+
 def _factory(args: str, seat: int, rng: np.random.Generator) -> Mcts:
-    params = bind(MctsParams, parse_args(args, "policy mcts"), "policy mcts")
-    return Mcts("mcts", params, seat, rng)
+    values = parse_args(args, "policy mcts")
+    defaults = ROLLOUT_DEFAULTS if values.get("value") == "rollout" else {}
+    params = bind(MctsParams, {**defaults, **values}, "policy mcts")
+    if params.value != "model":
+        return Mcts("mcts", params, seat, rng)
+    try:
+        return Mcts("mcts", params, seat, rng, _model(params.model))
+    except ModelError as exc:
+        raise PolicyError(f"policy mcts: {exc}") from None
 
 
 register("mcts", _factory)

@@ -46,7 +46,7 @@ def test_the_list_is_every_core_module_but_the_plain_ones_and_the_layers():
 
 def test_extensions_are_built_for_the_listed_modules_only():
     built = {p.relative_to(ROOT).as_posix().split(".")[0] + ".py"
-             for folder in ("menorca_sim", "menorca_sim/core", "menorca_sim/core/revenue", "policies") for p in (ROOT / folder).glob("*.so")}
+             for folder in ("menorca_sim", "menorca_sim/core", "menorca_sim/core/revenue", "menorca_sim/value", "policies") for p in (ROOT / folder).glob("*.so")}
     assert built == set(compiled.sources())  # none missing, none left over to shadow a plain module
 
 

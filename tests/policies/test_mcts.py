@@ -1,6 +1,7 @@
-"""The `mcts` player: a game depends only on its seed, the player ends its stock rounds,
-and with a large budget it finds the winning choice of a real endgame that the
-heuristic misses."""
+"""The `mcts` player: a game depends only on its seed (also on the learned value, and
+however many processes play), the rollout value plays as the search did before the
+learned value, the player ends its stock rounds, and with a large budget it finds the
+winning choice of a real endgame that the heuristic misses."""
 from __future__ import annotations
 
 from dataclasses import replace
@@ -8,11 +9,16 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
+from helpers.experiment_files import one_draw_study, run_study
 from helpers.states import chosen, play_until
+from helpers.toy_games import dataset
 from menorca_sim.game import Game
 from menorca_sim.play import seat_policies
 from menorca_sim.rules import load_ruleset
-from policies import make_policy
+from menorca_sim.run.experiment import load_experiment
+from menorca_sim.run.runner import run_experiment
+from policies import make_policy, mcts
+from policies.errors import PolicyError
 from policies.heuristic import PRESETS, Heuristic
 
 RULES = load_ruleset()
@@ -26,14 +32,47 @@ def _play(specs: list[str], seed: int, stop: int = MAX_ACTIONS) -> Game:
                       lambda g: g.is_over() or g.action_count() >= stop)
 
 
-@pytest.mark.parametrize("mcts", ["mcts(playouts=8, depth=8, ors=0)", "mcts(playouts=4)"])
-def test_the_same_seed_plays_the_same_mcts_game(mcts):
+@pytest.mark.parametrize("spec", ["mcts(playouts=8, depth=8, ors=0, value=rollout)", "mcts(playouts=4, value=rollout)",
+                                  "mcts(playouts=4)"])
+def test_the_same_seed_plays_the_same_mcts_game(spec):
     # seed 0: before its stock-round guard the first sold and bought back for ever here
-    specs = [mcts, "heuristic"]
+    specs = [spec, "heuristic"]
     first, second = _play(specs, 0), _play(specs, 0)
     assert first.is_over()
     assert first.fingerprint() == second.fingerprint()
     assert first.fingerprint() != _play(["heuristic", "heuristic"], 0).fingerprint()
+
+
+# `mcts` before the learned value (its default then, commit dbe23cf) in these games: the
+# fingerprints as it played them
+ROLLOUT_GAMES = {("mcts(value=rollout)", "heuristic_tuned", 3): "7c079bf1a3d854e5",
+                 ("mcts(value=rollout, playouts=4)", "heuristic", "heuristic", 7): "0907dd4fa4a751bc"}
+
+
+@pytest.mark.parametrize("game", ROLLOUT_GAMES)
+def test_the_rollout_value_plays_as_the_search_before_the_learned_value(game):
+    *specs, seed = game
+    assert _play(specs, seed).fingerprint()[:16] == ROLLOUT_GAMES[game]
+
+
+def test_the_learned_value_plays_the_same_game_with_one_or_two_processes(tmp_path):
+    study = one_draw_study("search", 42, 4, 2, 'seating = "rotate"\n[policies]\nseats = ["mcts(playouts=2)", "heuristic"]\n')
+    (tmp_path / "one").mkdir()
+    run_study(tmp_path / "one", study)
+    run_experiment(load_experiment(tmp_path / "one" / "study.toml"), tmp_path / "two", jobs=2, chunk=1)
+    one, two = dataset(tmp_path / "one" / "data"), dataset(tmp_path / "two")
+    assert one["games"].num_rows == 4 and not one["errors"].num_rows
+    assert one["games"].column("fingerprint").to_pylist() == two["games"].column("fingerprint").to_pylist()
+
+
+def test_the_model_is_loaded_once_per_process(monkeypatch):
+    loads = []
+    monkeypatch.setattr(mcts, "load_model", lambda folder: loads.append(folder) or "model")
+    monkeypatch.setattr(mcts, "_model", mcts.cache(mcts._model.__wrapped__))  # a fresh cache, seeing the stub
+    players = [mcts._factory(args, seat, np.random.default_rng(0))
+               for seat, args in enumerate(["", "playouts=4", "model=value_v1", "value=rollout"])]
+    assert loads == [mcts.MODELS / "value_v1"]
+    assert [p.model for p in players] == ["model", "model", "model", None]
 
 
 def test_mcts_parameters_are_checked():
@@ -41,6 +80,16 @@ def test_mcts_parameters_are_checked():
         make_policy("mcts(playouts=0)", 0, np.random.default_rng(0))
     with pytest.raises(Exception, match="base must be a heuristic preset"):
         make_policy("mcts(base=random_legal)", 0, np.random.default_rng(0))
+
+
+@pytest.mark.parametrize("spec, message", [
+    ("mcts(value=minimax)", r"policy mcts: value must be one of model, rollout, got 'minimax'$"),
+    ("mcts(model=nothing_here)", r"policy mcts: \S*/policies/models/nothing_here: not a model folder \(no meta.json\)$"),
+])
+def test_a_bad_value_or_model_is_a_one_line_error_naming_the_policy(spec, message):
+    with pytest.raises(PolicyError, match=message) as error:
+        make_policy(spec, 0, np.random.default_rng(0))
+    assert "\n" not in str(error.value)
 
 
 def _greedy_finish(game: Game) -> list[float]:

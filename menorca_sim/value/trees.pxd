@@ -1,0 +1,13 @@
+# Compiled declarations of trees.py (augmenting .pxd: trees.py stays the plain Python
+# reference): typed memoryviews and C loops.
+cimport cython
+
+cdef class Forest:
+    cdef const Py_ssize_t[:, :] feature
+    cdef const double[:, :] threshold
+    cdef const double[:, :] leaf
+    cdef double baseline
+    cdef Py_ssize_t depth, inner
+
+    @cython.locals(r=Py_ssize_t, t=Py_ssize_t, k=Py_ssize_t, _=Py_ssize_t, total=cython.double)
+    cpdef list scores(self, const double[:, :] rows)
