@@ -5,10 +5,10 @@ experiment is written out as a file beside the dataset: the comparison can be re
 run again (`menorca-sim run DIR/compare.toml --resume`) or edited into a study."""
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from menorca_sim.rules.diff import rules_differences
+from menorca_sim.run.experiment import toml_value
 
 NAME = "compare"
 SHOWN = 12  # differences the description names; the rest are counted
@@ -24,16 +24,12 @@ def comparison_toml(rules_a: str, rules_b: str, players: tuple[int, ...], games:
     more = f"; and {len(differences) - SHOWN} more" if len(differences) > SHOWN else ""
     said = (f"B differs from A in {len(differences)} key{'s' if len(differences) != 1 else ''}: {shown}{more}."
             if differences else "B holds the same rules as A.")
-    lines = [f"name = {_s(NAME)}",
-             f"description = {_s(f'A = {rules_a}, B = {rules_b}. {said}')}",
-             f"ruleset = {_s(paths[0] or 'default')}",
+    lines = [f"name = {toml_value(NAME)}",
+             f"description = {toml_value(f'A = {rules_a}, B = {rules_b}. {said}')}",
+             f"ruleset = {toml_value(paths[0] or 'default')}",
              f"seed = {seed}", f"games = {games}", f"players = {list(players)}", 'minors = "all"', ""]
     for spec in populations:
-        lines += [f"[populations.{_s(spec)}]", f"seats = {_s(spec)}", ""]
-    lines += ["[variants.A]", "", "[variants.B]", f"ruleset = {_s(paths[1] or 'default')}", ""]
+        lines += [f"[populations.{toml_value(spec)}]", f"seats = {toml_value(spec)}", ""]
+    lines += ["[variants.A]", "", "[variants.B]", f"ruleset = {toml_value(paths[1] or 'default')}", ""]
     return "\n".join(lines)
 
-
-def _s(text: str) -> str:
-    """A TOML basic string (JSON's escapes are TOML's)."""
-    return json.dumps(text, ensure_ascii=False)

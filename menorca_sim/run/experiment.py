@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import difflib
 import itertools
+import json
 import math
 import tomllib
 from dataclasses import dataclass, replace
@@ -212,6 +213,16 @@ def load_experiment(path: str | Path, games: int | None = None,
         return _parse(Table(file, data), path.parent, games, check_policy)
     except RulesetError as exc:  # the typed Table getters report this way
         raise ExperimentError(exc.file, exc.key, exc.problem) from None
+
+
+def toml_value(value: Any) -> str:
+    """A TOML value: JSON's strings, numbers, booleans and arrays are TOML's; a table is
+    written inline."""
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{toml_value(str(k))} = {toml_value(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, list):
+        return "[" + ", ".join(toml_value(v) for v in value) + "]"
+    return json.dumps(value, ensure_ascii=False)
 
 
 def check_policy_spec(spec: str, ruleset: Ruleset | None = None) -> None:

@@ -36,7 +36,9 @@ import polars as pl
 
 from menorca_sim.analysis import value_tables
 from menorca_sim.analysis.values import ABOVE, BELOW, IN_RANGE
-from menorca_sim.tuning.balance_spec import BalanceSpec, PriceKey
+from menorca_sim.run.experiment import toml_value
+from menorca_sim.tuning.balance_spec import BalanceError, BalanceSpec, PriceKey
+from menorca_sim.tuning.preset import write_atomically
 
 STEP = 5  # prices and cash move in the rules' own steps
 STATE = "state.json"
@@ -50,10 +52,7 @@ class Measured:
     rows: tuple[dict, ...]  # value_tables rows (value, low, high, status, population, players)
 
     def met(self) -> bool:
-        """Every row's interval holds the price; an unbounded interval decides nothing
-        (its games are too few), so it does not meet its target."""
-        return bool(self.rows) and all(r["status"] == IN_RANGE and -math.inf < r["low"] <= self.price <= r["high"]
-                                       < math.inf for r in self.rows)
+        return bool(self.rows) and all(_holds(r, self.price) for r in self.rows)
 
     def aim(self, spread: int) -> float | None:
         """Where the values point: the mean of the estimates (a value beyond the measured
@@ -62,6 +61,12 @@ class Measured:
         aims = [r["value"] if r["status"] == IN_RANGE else edge[r["status"]]
                 for r in self.rows if r["status"] in (IN_RANGE, ABOVE, BELOW)]
         return float(np.mean(aims)) if aims else None
+
+
+def _holds(row: dict, price: int) -> bool:
+    """The row's value meets its target at `price`: its interval holds the price; an
+    unbounded interval decides nothing (its games are too few), so it does not."""
+    return row["status"] == IN_RANGE and -math.inf < row["low"] <= price <= row["high"] < math.inf
 
 
 def measurement_toml(spec: BalanceSpec, prices: dict[str, int], seed: int, populations: dict[str, str] | None,
@@ -152,9 +157,10 @@ def _measure(spec: BalanceSpec, folder: Path, prices: dict[str, int], seed: int,
 
 
 def _record(m: Measured) -> dict:
-    rows = [{k: (None if isinstance(v, float) and not math.isfinite(v) else v) for k, v in r.items()
-             if k in ("population", "players", "value", "low", "high", "status", "reproduced", "games")}
-            for r in m.rows]
+    """The state's record of a measured key (JSON: an unbounded end is None)."""
+    rows = [{**{k: (None if isinstance(v, float) and not math.isfinite(v) else v) for k, v in r.items()
+                if k in ("population", "players", "value", "low", "high", "status", "reproduced", "games")},
+             "met": _holds(r, m.price)} for r in m.rows]
     return {"key": m.key.key, "price": m.price, "met": m.met(), "rows": rows}
 
 
@@ -174,8 +180,6 @@ def _load_state(out: Path, spec: BalanceSpec) -> dict[str, Any]:
     fresh = {"balance": _fingerprint(spec), "iterations": [], "settled": False, "confirmation": None}
     if not path.exists():
         return fresh
-    from menorca_sim.tuning.balance_spec import BalanceError
-
     try:
         state = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
@@ -187,16 +191,4 @@ def _load_state(out: Path, spec: BalanceSpec) -> dict[str, Any]:
 
 
 def _save_state(out: Path, state: dict[str, Any]) -> None:
-    tmp = out / (STATE + ".tmp")
-    tmp.write_text(json.dumps(state, indent=1) + "\n", encoding="utf-8")
-    tmp.replace(out / STATE)  # a kill never leaves half a state
-
-
-def toml_value(value: Any) -> str:
-    """A TOML value: JSON's strings, numbers, booleans and arrays are TOML's; a table is
-    written inline."""
-    if isinstance(value, dict):
-        return "{" + ", ".join(f"{toml_value(str(k))} = {toml_value(v)}" for k, v in value.items()) + "}"
-    if isinstance(value, list):
-        return "[" + ", ".join(toml_value(v) for v in value) + "]"
-    return json.dumps(value, ensure_ascii=False)
+    write_atomically(out / STATE, json.dumps(state, indent=1) + "\n")  # a kill never leaves half a state

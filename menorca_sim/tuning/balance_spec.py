@@ -21,12 +21,12 @@ to every seat changes nothing between them, so the first seat is the reference).
 from __future__ import annotations
 
 import re
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from menorca_sim.rules import Ruleset, RulesetError, load_ruleset
+from menorca_sim.rules.loader import read_rules_file
 from menorca_sim.rules.reader import Table
 from menorca_sim.run.experiment import flat_overrides
 
@@ -65,13 +65,8 @@ class BalanceSpec:
 def load_balance(path: str | Path) -> BalanceSpec:
     path = Path(path)
     try:
-        data = tomllib.loads(path.read_bytes().decode("utf-8"))
-    except OSError as exc:
-        raise BalanceError(f"{path.name}: cannot read file ({exc.strerror or exc})") from None
-    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        raise BalanceError(f"{path.name}: not valid TOML ({exc})") from None
-    t = Table(path.name, data)
-    try:
+        _, data = read_rules_file(path)  # a rules file's reader: the same one-line errors
+        t = Table(path.name, data)
         t.only({*HEADER, "ruleset", "populations", "overrides", "balance"})
         populations = t.raw("populations")
         if not isinstance(populations, dict) or not populations:

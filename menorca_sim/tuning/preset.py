@@ -28,11 +28,13 @@ def write_preset(out: Path, record: dict[str, Any], command: str) -> None:
              f"# The search's record: {record_path(out).name}. Written by `menorca-sim tune`: do not edit.",
              f"base = {json.dumps(record['base'])}", "", "[params]"]
     lines += [f"{key} = {json.dumps(value)}" for key, value in record["best"].items()]
-    _write(out, "\n".join(lines) + "\n")
-    _write(record_path(out), json.dumps(record, indent=1) + "\n")
+    write_atomically(out, "\n".join(lines) + "\n")
+    write_atomically(record_path(out), json.dumps(record, indent=1) + "\n")
 
 
-def _write(path: Path, text: str) -> None:
+def write_atomically(path: Path, text: str) -> None:
+    """Write `text` to a file beside `path`, then rename it over `path`: a kill never
+    leaves half a file."""
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(path.name + ".tmp")
     tmp.write_text(text, encoding="utf-8")

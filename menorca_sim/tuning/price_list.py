@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from menorca_sim.tuning.balance import toml_value
+from menorca_sim.run.experiment import toml_value
 from menorca_sim.tuning.balance_spec import BalanceSpec
 
 SUGGESTED, SUMMARY = "suggested.toml", "summary.md"
@@ -21,7 +21,7 @@ def changed(spec: BalanceSpec, state: dict[str, Any]) -> dict[str, int]:
 
 def verdict(state: dict[str, Any]) -> tuple[bool, list[str]]:
     """Whether every target is met in the confirmation, and the ones that are not."""
-    missed = [f"{v['key']} ({', '.join(_where(r)[:-1] for r in v['rows'] if not _row_met(r, v['price'])) or 'no value'})"
+    missed = [f"{v['key']} ({', '.join(_where(r)[:-1] for r in v['rows'] if not r['met']) or 'no value'})"
               for v in state["confirmation"]["values"] if not v["met"]]
     return not missed, missed
 
@@ -48,7 +48,7 @@ def _summary(spec: BalanceSpec, state: dict[str, Any], command: str, moved: dict
     by_population: dict[str, list[bool]] = {}
     for v in state["confirmation"]["values"]:
         for r in v["rows"]:
-            by_population.setdefault(r["population"], []).append(_row_met(r, v["price"]))
+            by_population.setdefault(r["population"], []).append(r["met"])
     out += ["", "Per confirming population, the targets (key and player count) met: "
             + "; ".join(f"{p} {sum(m)} of {len(m)}" for p, m in by_population.items()) + "."]
     iterations = len(state["iterations"])
@@ -89,8 +89,3 @@ def _estimate(r: dict) -> str:
 def _where(r: dict) -> str:
     return f"{r['population']} {r['players']}p:"
 
-
-def _row_met(r: dict, price: int) -> bool:
-    """As `balance.Measured.met` for one row (an unbounded end is stored as None)."""
-    return r["status"] == "in range" and r["low"] is not None and r["high"] is not None and \
-        r["low"] <= price <= r["high"]
