@@ -5,6 +5,7 @@ cimport cython
 
 from menorca_sim.core.codes cimport POOL, TREASURY
 from menorca_sim.core.engine cimport Engine
+from menorca_sim.core.operating cimport OperatingState
 
 cdef int PL_CASH, PL_SHARES, PL_CERTS, PL_LEGACIES  # the numbers of PLAYER_FIELDS' fields
 cdef int CO_CASH, CO_PRICE, CO_CELL, CO_TREASURY, CO_POOL, CO_PAR, CO_DIRECTOR, CO_FLOATED, CO_VEHICLES
@@ -12,6 +13,9 @@ cdef int CO_STATIONS, CO_MARKET_MARKERS, CO_GOODS_MARKERS, CO_LEGACIES  # and of
 
 cdef class PublicState:
     cdef public Engine _eng  # the game's state
+
+    @cython.locals(eng=Engine, o=OperatingState, c=int, ids=list, operated=list, to_operate=list)
+    cpdef dict round_progress(self)
 
 cpdef int director_of(Engine eng, int c) except? -2
 @cython.locals(ids=list, v=int)

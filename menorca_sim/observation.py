@@ -81,6 +81,29 @@ class PublicState:
         return {"lot": ids[order[0]], "price": a.price, "left": [ids[l] for l in order],
                 "reservations": reservations}
 
+    def round_progress(self) -> dict:
+        """How far the round running has come (a learned value reads it to tell states
+        inside a round apart): its `round` (auction, stock, operating or over); in an
+        operating round the companies that have operated in it, the one operating included
+        (`operated`), those still to operate (`to_operate`), and the ORs of its set after
+        it (`ors_left_in_set`); in a stock round the players' `passes` in succession."""
+        eng = self._eng
+        name = eng.round
+        if name == "stock":
+            return {"round": name, "passes": eng.stock.passes}
+        if name != "operating":
+            return {"round": name}
+        o = eng.operating
+        ids = eng.t.company_ids
+        operated, to_operate = [], []
+        for c in range(len(ids)):
+            if o.operated_this_or[c]:
+                operated.append(ids[c])
+            elif eng.operates(c):
+                to_operate.append(ids[c])
+        return {"round": name, "operated": operated, "to_operate": to_operate,
+                "ors_left_in_set": o.set_length - o.in_set}
+
     def is_over(self) -> bool:
         return self._eng.is_over()
 

@@ -14,17 +14,24 @@ from menorca_sim.cli.errors import fail, one_line_errors
 @click.option("--depth", type=click.IntRange(min=1, max=12), default=5, show_default=True, help="Depth of each tree.")
 @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
               help="Seed of the held-out split and of the fit.")
+@click.option("--compare", multiple=True, type=click.Path(file_okay=False),
+              help="Another model folder to score on the same held-out rows (repeatable), e.g. policies/models/value_v1.")
 @one_line_errors
-def command(datasets: tuple[str, ...], out: str, trees: int, depth: int, seed: int) -> None:
-    """Fit each seat's final win share to its features after each OR, from the states
+def command(datasets: tuple[str, ...], out: str, trees: int, depth: int, seed: int, compare: tuple[str, ...]) -> None:
+    """Fit each seat's final win share to its features at each snapshot (after the
+    auction, after each OR, at a sample of the searched decisions), from the states
     tables of DATASETS (made by `run --record-states`); a fifth of the games is held out
     to score the model against the wealth share read at the same point."""
     from menorca_sim.learn.train import LearnError, Settings, learn
 
     try:
-        meta = learn(datasets, out, Settings(trees=trees, depth=depth, seed=seed))
+        meta = learn(datasets, out, Settings(trees=trees, depth=depth, seed=seed), compare)
     except LearnError as exc:
         fail(str(exc))
     loss, training = meta["held_out_log_loss"], meta["training"]
     click.echo(f"{out}: {training['games']} games trained on, {training['held_out_games']} held out; "
                f"who-wins log-loss {loss['model']:.4f} (wealth share {loss['wealth_share']:.4f})")
+    for kind, by in loss["by_kind"].items():
+        click.echo(f"  at {kind} snapshots: {by['model']:.4f} (wealth share {by['wealth_share']:.4f})")
+    for name, other in loss.get("compared", {}).items():
+        click.echo(f"  {name} on the same rows: " + ", ".join(f"{k} {v:.4f}" for k, v in other.items()))

@@ -11,7 +11,9 @@ a classifier of "wins" with the row counted w times as a win and 1 - w times as 
 (a shared win counts half). The seats' chances are then scaled to sum to one per
 snapshot (`ValueModel.win_shares`). Held-out rows are whole games (split by game, never
 rows of one game on both sides), scored by the log-loss of "who wins" at each
-snapshot, against the wealth share read at the same point."""
+snapshot, against the wealth share read at the same point, over all snapshots and by
+their kind (after the auction, after an OR, at a searched decision); other models
+(`compare`) are scored on the same held-out rows, each reading its own columns."""
 from __future__ import annotations
 
 import dataclasses
@@ -26,10 +28,11 @@ import polars as pl
 
 from menorca_sim.run import parquet_store as store
 from menorca_sim.value.features import FEATURES
-from menorca_sim.value.model import ValueModel, from_histgb
+from menorca_sim.value.model import ModelError, ValueModel, from_histgb, load_model
 
 HELD_OUT = 0.2  # share of the games held out
 MIN_GAMES = 10  # fewer: no held-out games worth a log-loss
+SNAPSHOT = ("dataset", "game_id", "variant", "kind", "action")  # the columns that name a snapshot
 
 
 class LearnError(Exception):
@@ -57,7 +60,12 @@ def load_states(datasets: Sequence[str | Path]) -> pl.DataFrame:
             if "states" not in store.dataset_tables(manifest):
                 raise LearnError(f"{folder}: the dataset has no states table (run its experiment with "
                                  f"--record-states, or record_states = true in the file)")
-            frames.append(pl.from_arrow(store.read_table(checked.path, "states")).with_columns(dataset=pl.lit(i)))
+            frame = pl.from_arrow(store.read_table(checked.path, "states"))
+        missing = [name for name in (*SNAPSHOT[2:], *FEATURES) if name not in frame.columns]
+        if missing:
+            raise LearnError(f"{folder}: its states table lacks the columns {', '.join(missing)} (recorded by an "
+                             f"older version: run its experiment again)")
+        frames.append(frame.with_columns(dataset=pl.lit(i)))
     states = pl.concat(frames)
     games = states.select("dataset", "game_id").n_unique()
     if games < MIN_GAMES:
@@ -82,11 +90,26 @@ def split_by_game(states: pl.DataFrame, held_out: float = HELD_OUT, seed: int = 
 def who_wins_log_loss(states: pl.DataFrame, shares: np.ndarray) -> float:
     """The mean over snapshots of -sum(w_i log q_i): w the seats' final win shares, q the
     predicted `shares` of the rows (one per row, normalised per snapshot here)."""
-    snapshot = ["dataset", "game_id", "variant", "or"]
-    frame = states.select(*snapshot, "win_share").with_columns(q=pl.Series(np.asarray(shares, dtype=float)))
-    frame = frame.with_columns(q=(pl.col("q") / pl.col("q").sum().over(snapshot)).clip(1e-6, 1.0))
-    per = frame.group_by(snapshot).agg(loss=-(pl.col("win_share") * pl.col("q").log()).sum())
+    frame = states.select(*SNAPSHOT, "win_share").with_columns(q=pl.Series(np.asarray(shares, dtype=float)))
+    frame = frame.with_columns(q=(pl.col("q") / pl.col("q").sum().over(SNAPSHOT)).clip(1e-6, 1.0))
+    per = frame.group_by(SNAPSHOT).agg(loss=-(pl.col("win_share") * pl.col("q").log()).sum())
     return float(per["loss"].mean())
+
+
+def log_losses(states: pl.DataFrame, shares: np.ndarray) -> dict[str, float]:
+    """`who_wins_log_loss` over all the rows ("all") and over each kind of snapshot."""
+    shares = np.asarray(shares, dtype=float)
+    losses = {"all": who_wins_log_loss(states, shares)}
+    for kind in sorted(states["kind"].unique()):
+        mask = (states["kind"] == kind).to_numpy()
+        losses[kind] = who_wins_log_loss(states.filter(mask), shares[mask])
+    return {key: round(loss, 4) for key, loss in losses.items()}
+
+
+def model_shares(model: ValueModel, states: pl.DataFrame) -> np.ndarray:
+    """The model's chance that each row's seat wins (before the scaling per snapshot),
+    read from the columns the model names."""
+    return 1.0 / (1.0 + np.exp(-model.scores(states.select(model.features).to_numpy())))
 
 
 def fit(train: pl.DataFrame, settings: Settings) -> ValueModel:
@@ -102,12 +125,18 @@ def fit(train: pl.DataFrame, settings: Settings) -> ValueModel:
     return from_histgb(classifier, settings.depth, FEATURES)
 
 
-def learn(datasets: Sequence[str | Path], out: str | Path, settings: Settings = Settings()) -> dict[str, Any]:
-    """Train on the datasets' states, score on held-out games, write the model folder
-    `out`; returns its metadata (what meta.json holds besides the features)."""
+def learn(datasets: Sequence[str | Path], out: str | Path, settings: Settings = Settings(),
+          compare: Sequence[str | Path] = ()) -> dict[str, Any]:
+    """Train on the datasets' states, score on held-out games (and the models `compare`
+    on the same rows), write the model folder `out`; returns its metadata (what
+    meta.json holds besides the features)."""
     out = Path(out)
     if out.exists() and (not out.is_dir() or any(out.iterdir())):
         raise LearnError(f"{out}: exists and is not an empty folder (choose another --out)")
+    try:
+        others = {str(folder): load_model(folder) for folder in compare}
+    except ModelError as exc:
+        raise LearnError(str(exc)) from None
     states = load_states(datasets)
     train, test = split_by_game(states, seed=settings.seed)
     if train.is_empty() or test.is_empty():
@@ -115,14 +144,17 @@ def learn(datasets: Sequence[str | Path], out: str | Path, settings: Settings = 
     began = time.perf_counter()
     model = fit(train, settings)
     fit_s = time.perf_counter() - began
-    rows = test.select(FEATURES).to_numpy()
-    model_loss = who_wins_log_loss(test, 1.0 / (1.0 + np.exp(-model.scores(rows))))
-    wealth_loss = who_wins_log_loss(test, test["wealth_share"].to_numpy())
+    model_loss, wealth_loss = log_losses(test, model_shares(model, test)), log_losses(test, test["wealth_share"])
     meta = {
         "training": {"datasets": [str(d) for d in datasets], "rows": train.height, "held_out_rows": test.height,
                      "games": _games(train), "held_out_games": _games(test), "held_out": HELD_OUT,
                      "settings": dataclasses.asdict(settings), "fit_s": round(fit_s, 1)},
-        "held_out_log_loss": {"model": round(model_loss, 4), "wealth_share": round(wealth_loss, 4)},
+        "held_out_log_loss": {"model": model_loss["all"], "wealth_share": wealth_loss["all"],
+                              "snapshots": _snapshots(test),
+                              "by_kind": {kind: {"model": model_loss[kind], "wealth_share": wealth_loss[kind]}
+                                          for kind in model_loss if kind != "all"},
+                              **({"compared": {name: log_losses(test, model_shares(other, test))
+                                               for name, other in others.items()}} if others else {})},
     }
     model.save(out, meta)
     return meta
@@ -130,3 +162,9 @@ def learn(datasets: Sequence[str | Path], out: str | Path, settings: Settings = 
 
 def _games(rows: pl.DataFrame) -> int:
     return rows.select("dataset", "game_id").n_unique()
+
+
+def _snapshots(rows: pl.DataFrame) -> dict[str, int]:
+    """Snapshots by kind."""
+    counts = rows.select(SNAPSHOT).unique().group_by("kind").len()
+    return dict(sorted(zip(counts["kind"].to_list(), counts["len"].to_list())))

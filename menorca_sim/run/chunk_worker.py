@@ -57,8 +57,9 @@ def play_one(ruleset: Ruleset, game: GameSpec, check: bool = False, rounds: bool
     (as `menorca-sim play` does, so any game of a dataset replays there), play to the
     end, return the summary. `check`: the invariant checks after every action (fuzzing);
     `rounds`: record the game's trajectory (without it, no `rounds` rows: the benchmark
-    measures its cost); the `states` rows are recorded at the trajectory's snapshots when
-    `game.states`. The policies' decisions count against the run's decision limit, if any."""
+    measures its cost); the `states` rows are recorded at the trajectory's snapshots and at
+    a sample of the searched decisions when `game.states`. The policies' decisions count
+    against the run's decision limit, if any."""
     from menorca_sim.play import play_game, seat_policies
     from menorca_sim.run.states import StateRecorder
     from menorca_sim.run.trajectory import Trajectory
@@ -66,14 +67,23 @@ def play_one(ruleset: Ruleset, game: GameSpec, check: bool = False, rounds: bool
     policies = counted(seat_policies(game.policies, game.seed))
     states = StateRecorder() if game.states else None
     trajectory = Trajectory(states) if rounds or states is not None else None
+    watch = trajectory if states is None else _in_turn(trajectory, states.at_decision)
     summary = game_summary(play_game(ruleset, game.seed, policies, minors=list(game.minors) if game.minors else None,
-                                     check=check, watch=trajectory))
+                                     check=check, watch=watch))
     for seat, policy in zip(summary["seats"], policies):
         seat["policy"], seat["auction_strategy"] = policy.name, policy.auction_strategy
     summary["rounds"] = trajectory.rows if rounds and trajectory is not None else []
     if states is not None:
         summary["states"] = states.rows([seat["win_share"] for seat in summary["seats"]])
     return summary
+
+
+def _in_turn(first: Callable[[Any], None], second: Callable[[Any], None]) -> Callable[[Any], None]:
+    """One watcher of the play loop that calls two, in order."""
+    def watch(game: Any) -> None:
+        first(game)
+        second(game)
+    return watch
 
 
 def play_chunk(experiment: Experiment, chunk_id: int, start: int, stop: int, play: PlayFn,

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from menorca_sim.value.features import FEATURES, seat_features
+from menorca_sim.value.features import FEATURES, columns, seat_features
 from menorca_sim.value.trees import Forest
 
 if TYPE_CHECKING:
@@ -44,6 +44,8 @@ class ValueModel:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_forest", Forest(self.feature, self.threshold, self.leaf, self.baseline, self.depth))
+        # the columns it reads, by position in FEATURES (None: all of them, in order)
+        object.__setattr__(self, "_picked", None if self.features == FEATURES else columns(self.features))
 
     def scores(self, rows: np.ndarray) -> np.ndarray:
         """The raw score (log-odds that the seat wins) of each row of `rows` (n, features)."""
@@ -59,7 +61,7 @@ class ValueModel:
 
     def evaluate(self, game: Game) -> np.ndarray:
         """Each seat's expected final win share from the state of `game`."""
-        return self.win_shares(seat_features(game))
+        return self.win_shares(seat_features(game, self._picked))
 
     def save(self, folder: Path, meta: dict[str, Any]) -> None:
         folder.mkdir(parents=True, exist_ok=True)
@@ -70,22 +72,26 @@ class ValueModel:
 
 
 def load_model(folder: str | Path) -> ValueModel:
-    """The model in `folder`; a ModelError when it is missing, damaged, or reads other
-    features than this version computes (a model of older features would read columns
-    that now mean something else)."""
+    """The model in `folder`; a ModelError when it is missing, damaged, or reads a column
+    this version does not compute (by name: a model reads the columns it was trained on,
+    whatever columns were added since)."""
     folder = Path(folder)
     try:
         meta = json.loads((folder / META_FILE).read_text(encoding="utf-8"))
+        features = tuple(meta["features"])
+        unknown = [name for name in features if name not in FEATURES]
         with np.load(folder / MODEL_FILE) as arrays:
-            model = ValueModel(tuple(meta["features"]), int(arrays["depth"]), arrays["feature"].astype(np.intp),
-                               arrays["threshold"], arrays["leaf"], float(arrays["baseline"]))
+            model = None if unknown else ValueModel(features, int(arrays["depth"]), arrays["feature"].astype(np.intp),
+                                                    arrays["threshold"], arrays["leaf"], float(arrays["baseline"]))
     except FileNotFoundError as exc:
         raise ModelError(f"{folder}: not a model folder (no {Path(exc.filename).name})") from None
     except (OSError, ValueError, KeyError, TypeError) as exc:
         raise ModelError(f"{folder}: damaged model ({type(exc).__name__}: {exc})") from None
-    if model.features != FEATURES:
-        raise ModelError(f"{folder}: the model reads other features than these ({', '.join(model.features)}); "
+    if model is None:
+        raise ModelError(f"{folder}: the model reads features this version does not compute ({', '.join(unknown)}); "
                          f"train it again with `menorca-sim learn`")
+    if model.feature.size and not 0 <= model.feature.min() <= model.feature.max() < len(features):
+        raise ModelError(f"{folder}: damaged model (its trees test columns beyond the {len(features)} it names)")
     return model
 
 

@@ -1,26 +1,31 @@
-"""The learned value (issue 42, item 1): `run --record-states` records each seat's
-features after each OR without changing any game; `menorca-sim learn` trains on them, and
-on held-out games its log-loss for "who wins" beats the wealth share read at the same
-point; the array model predicts what scikit-learn's model predicts; learn's bad input
-is one `error:` line; the committed model loads and evaluates a real state."""
+"""The learned value (issue 42): `run --record-states` records each seat's features after
+each OR and at a sample of the searched decisions without changing any game; `menorca-sim
+learn` trains on them, and on held-out games its log-loss for "who wins" beats the wealth
+share read at the same point; the array model predicts what scikit-learn's model
+predicts; learn's bad input is one `error:` line; the committed models load and evaluate
+a real state, each reading the columns it names; the round's context columns tell
+states inside a round apart."""
 from __future__ import annotations
 
 import json
 from pathlib import Path
 
 import numpy as np
+import polars as pl
 import pyarrow.parquet as pq
 import pytest
 from click.testing import CliRunner
 from helpers.experiment_files import one_draw_study, run_study
+from helpers.states import play_until
 
 from menorca_sim.cli import main
 from menorca_sim.cli.errors import OneLineGroup
+from menorca_sim.game import Game
 from menorca_sim.play import play_game, seat_policies
 from menorca_sim.run import parquet_store as store
 from menorca_sim.run.outcomes import TABLES
-from menorca_sim.value.features import FEATURES, seat_features
-from menorca_sim.value.model import META_FILE, ModelError, from_histgb, load_model
+from menorca_sim.value.features import CONTEXT_FEATURES, FEATURES, seat_features
+from menorca_sim.value.model import META_FILE, ModelError, ValueModel, from_histgb, load_model
 
 CLI = OneLineGroup(name="menorca-sim", commands=main.commands)
 COMMITTED = Path(__file__).parents[2] / "policies" / "models" / "value_v1"
@@ -47,11 +52,53 @@ def test_recording_states_changes_no_game_and_adds_only_the_states_table(dataset
     assert json.loads((default / store.MANIFEST).read_text())["tables"].keys() == TABLES.keys()
     assert not (default / "states").exists()
     states = store.read_table(recorded, "states")
-    assert states.column_names[5:] == list(FEATURES)
+    assert states.column_names[7:] == list(FEATURES)
     players = store.read_table(recorded, "players").to_pylist()
     final = {(p["game_id"], p["seat"]): p["win_share"] for p in players}
     assert {(r["game_id"], r["seat"]): r["win_share"] for r in states.to_pylist()} == final  # every seat, labelled
     assert store.check_dataset(recorded).damaged == []
+
+
+def test_states_are_recorded_at_a_sample_of_the_searched_decisions(datasets):
+    states = pl.from_arrow(store.read_table(datasets[0], "states"))
+    per_game = states.filter(pl.col("seat") == 0).group_by("game_id", "kind").len()
+    decisions = per_game.filter(pl.col("kind") == "decision")["len"]
+    ors = per_game.filter(pl.col("kind") == "or")["len"]
+    assert 15 <= decisions.median() <= 60 and decisions.min() > 0  # a few dozen a game: a fifth of 150-180
+    assert per_game.filter(pl.col("kind") == "auction")["len"].to_list() == [1] * 90
+    assert ors.min() >= 5
+    at = states.filter(pl.col("kind") == "decision")
+    assert at.select("game_id", "action").n_unique() * 2 == at.height  # one row per seat, each snapshot its own
+    assert set(at["to_act"]) == {0.0, 1.0} and (at.group_by("game_id", "action").agg(pl.col("to_act").sum())
+                                                ["to_act"] == 1).all()  # one seat decides
+    assert {(1.0, 0.0), (0.0, 1.0)} <= set(at.select("stock_round", "operating_round").iter_rows())
+    assert at["round_done"].min() == 0 and 0.5 < at["round_done"].max() <= 1
+
+
+def test_the_round_context_columns_follow_an_operating_round(ruleset):
+    """Seed 5, two players: through OR 2 (the last of its set) the share of its companies
+    that have operated climbs to all of them and the income still to come falls to
+    nothing; in the stock round after it the passes count; the seat deciding is the one
+    to act."""
+    seen = []
+
+    def watch(game):
+        if game.ors_played() in (1, 2):
+            rows = dict(zip(FEATURES, seat_features(game).T.tolist()))
+            seen.append({name: rows[name] for name in CONTEXT_FEATURES} | {"actor": game.current_actor(),
+                                                                            "ors": game.ors_played()})
+
+    play_game(ruleset, 5, seat_policies(["heuristic_tuned", "heuristic"], 5), watch=watch)
+    operating = [s for s in seen if s["ors"] == 1]
+    stock = [s for s in seen if s["ors"] == 2 and s["stock_round"][0] == 1]
+    assert all(s["operating_round"] == [1, 1] and s["ors_before_sr"] == [0, 0] for s in operating)
+    done = [s["round_done"][0] for s in operating]
+    assert done == sorted(done) and 0 < done[0] < done[-1] == 1
+    assert sum(operating[0]["income_to_come"]) > 0 == sum(operating[-1]["income_to_come"])
+    assert stock and all(s["operating_round"] == [0, 0] and s["ors_before_sr"][0] > 0 for s in stock)
+    passes = [s["round_done"][0] for s in stock]
+    assert passes[0] == 0 and max(passes) == 0.5
+    assert all(s["to_act"][s["actor"]] == 1 and sum(s["to_act"]) == 1 for s in seen)
 
 
 def test_a_resumed_run_plays_again_a_chunk_whose_states_part_is_damaged(datasets, tmp_path):
@@ -69,11 +116,16 @@ def test_a_resumed_run_plays_again_a_chunk_whose_states_part_is_damaged(datasets
 
 def test_the_model_beats_the_wealth_share_on_held_out_games(datasets, tmp_path):
     out = tmp_path / "model"
-    done = CliRunner().invoke(CLI, ["learn", str(datasets[0]), "--out", str(out), "--trees", "40", "--depth", "3"])
+    done = CliRunner().invoke(CLI, ["learn", str(datasets[0]), "--out", str(out), "--trees", "40", "--depth", "3",
+                                    "--compare", str(COMMITTED)])
     assert done.exit_code == 0, done.output
     meta = json.loads((out / META_FILE).read_text())
     loss = meta["held_out_log_loss"]
     assert loss["model"] < loss["wealth_share"]
+    assert loss["by_kind"].keys() == loss["snapshots"].keys() == {"auction", "or", "decision"}
+    assert loss["by_kind"]["decision"]["model"] < loss["by_kind"]["decision"]["wealth_share"]
+    assert loss["compared"][str(COMMITTED)].keys() == {"all", "auction", "or", "decision"}
+    assert f"{COMMITTED} on the same rows: all " in done.output
     assert meta["training"]["held_out_games"] >= 10 and meta["training"]["games"] >= 60
     assert (out / "model.npz").stat().st_size < 300_000
 
@@ -108,12 +160,30 @@ def test_the_committed_model_loads_and_evaluates_a_real_state(ruleset):
     assert model.evaluate(game).shape == (3,)
 
 
-def test_a_model_of_other_features_is_refused(tmp_path):
+def test_a_model_reads_the_columns_it_names_in_its_order(ruleset, tmp_path):
+    """value_v1 names the 25 columns it was trained on, fewer than the code computes now:
+    it reads those; the same trees over its columns in another order read the same."""
+    v1 = load_model(COMMITTED)
+    assert len(v1.features) < len(FEATURES) and v1.features == FEATURES[:len(v1.features)]
+    game = play_until(Game(ruleset, players=3, seed=5), seat_policies(["heuristic_tuned"] * 3, 5),
+                      lambda g: g.ors_played() == 4 and g.decision() == "dividend")
+    assert np.array_equal(v1.evaluate(game), v1.win_shares(seat_features(game)[:, :len(v1.features)]))
+    order = list(reversed(v1.features))
+    moved = ValueModel(tuple(order), v1.depth, np.vectorize(lambda i: order.index(v1.features[i]))(v1.feature),
+                       v1.threshold, v1.leaf, v1.baseline)
+    moved.save(tmp_path / "reversed", {})
+    assert np.array_equal(load_model(tmp_path / "reversed").evaluate(game), v1.evaluate(game))
+
+
+def test_a_model_naming_a_column_the_code_does_not_compute_is_refused(tmp_path):
     model = load_model(COMMITTED)
     model.save(tmp_path / "old", {})
     meta = json.loads((tmp_path / "old" / META_FILE).read_text())
+    (tmp_path / "old" / META_FILE).write_text(json.dumps({**meta, "features": ["dividends", *meta["features"][1:]]}))
+    with pytest.raises(ModelError, match=r"reads features this version does not compute \(dividends\)"):
+        load_model(tmp_path / "old")
     (tmp_path / "old" / META_FILE).write_text(json.dumps({**meta, "features": meta["features"][:-1]}))
-    with pytest.raises(ModelError, match="other features"):
+    with pytest.raises(ModelError, match="damaged model .its trees test columns beyond the 24 it names"):
         load_model(tmp_path / "old")
     with pytest.raises(ModelError, match="not a model folder"):
         load_model(tmp_path)
