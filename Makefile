@@ -79,11 +79,13 @@ ladder: $(BUILT)
 	$(VENV)/bin/menorca-sim report reports/budget_ladder/data
 
 # The learned value (docs/strong-players.md): self-play states (experiments/value_data.toml,
-# about a minute on two cores), then the model policies/models/value_v1 made afresh from them.
+# about a minute on two cores), then the model policies/models/value_v2 made afresh from them,
+# scored against value_v1 on the same held-out rows (value_v1 stays as it was made: by
+# commit ba850e7's `make value`, on the states after the auction and each OR only).
 value: $(BUILT)
-	rm -rf reports/value_data/data policies/models/value_v1
+	rm -rf reports/value_data/data policies/models/value_v2
 	$(VENV)/bin/menorca-sim run experiments/value_data.toml --out reports/value_data/data --jobs 2 --quiet
-	$(VENV)/bin/menorca-sim learn reports/value_data/data --out policies/models/value_v1
+	$(VENV)/bin/menorca-sim learn reports/value_data/data --out policies/models/value_v2 --compare policies/models/value_v1
 
 fuzz: $(BUILT)
 	$(VENV)/bin/menorca-sim fuzz

@@ -142,9 +142,10 @@ def test_the_array_model_predicts_what_scikit_learn_predicts():
     assert np.allclose(model.scores(x), classifier.decision_function(x), atol=1e-9)
 
 
-def test_the_committed_model_loads_and_evaluates_a_real_state(ruleset):
-    model = load_model(COMMITTED)
-    meta = json.loads((COMMITTED / META_FILE).read_text())
+@pytest.mark.parametrize("folder", [COMMITTED, COMMITTED.with_name("value_v2")])
+def test_the_committed_model_loads_and_evaluates_a_real_state(ruleset, folder):
+    model = load_model(folder)
+    meta = json.loads((folder / META_FILE).read_text())
     assert meta["held_out_log_loss"]["model"] < meta["held_out_log_loss"]["wealth_share"]
     states = {}
 
