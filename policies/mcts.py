@@ -70,12 +70,13 @@ class MctsParams:
     ors: int = 0  # ...then on until this many more operating rounds have ended (the rollout value's default: 1)
     c: float = 0.3  # UCB1's exploration weight (values are shares in [0, 1])
     width: int = 6  # actions considered at a node
+    widen: float = 0.0  # progressive widening: after n visits a node tries 1 + floor(n ** widen) of them; 0: all at once
     margin: float = 0.05  # the heuristic's choice stands unless the search's beats it by this much
     base: str = "heuristic_tuned"  # the heuristic preset of the rollouts and the decisions not searched
 
     def __post_init__(self) -> None:
         check_ranges(self, {"playouts": (1, None), "depth": (0, None), "ors": (0, None), "c": (0, None),
-                            "width": (1, None)})
+                            "width": (1, None), "widen": (0, 1)})
         if self.base not in PRESETS:
             raise ValueError(f"base must be a heuristic preset ({', '.join(sorted(PRESETS))}), got {self.base!r}")
         if self.value not in VALUES:
@@ -108,13 +109,19 @@ class Node:
         self.children: dict[int, Node | None] = {}  # by position in `actions`; None: the game ended
         self.state = None  # the game at this decision, once a playout has walked through it
 
-    def select(self, c: float) -> int:
-        """The next position to try: each once in order, then the best UCB1 (the first best)."""
+    def select(self, c: float, widen: float) -> int:
+        """The next position to try: each admitted one once in order, then the best UCB1
+        among them (the first best). All are admitted at once, or with `widen` > 0 one
+        more each time the visits pass the next k ** (1 / widen): a small budget then
+        spends its playouts on the heuristic's choice and a few rivals, a large one
+        reaches the others (progressive widening)."""
         tried = len(self.children)
-        if tried < len(self.visits):
+        visits = sum(self.visits)
+        admitted = len(self.visits) if widen == 0 else min(len(self.visits), 1 + int(visits ** widen))
+        if tried < admitted:
             return tried
-        log_n = math.log(sum(self.visits))
-        ucb = [v / n + c * math.sqrt(log_n / n) for v, n in zip(self.value, self.visits)]
+        log_n = math.log(visits)
+        ucb = [v / n + c * math.sqrt(log_n / n) for v, n in zip(self.value[:admitted], self.visits[:admitted])]
         return ucb.index(max(ucb))
 
 
@@ -194,7 +201,7 @@ class Mcts:
         it reaches whose state is kept."""
         path: list[tuple[Node, int]] = []
         while True:
-            pos = node.select(self.params.c)
+            pos = node.select(self.params.c, self.params.widen)
             path.append((node, pos))
             child = node.children.get(pos)
             if child is not None and child.state is not None:

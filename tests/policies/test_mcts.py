@@ -93,6 +93,28 @@ def test_mcts_parameters_are_checked():
         make_policy("mcts(playouts=0)", 0, np.random.default_rng(0))
     with pytest.raises(Exception, match="base must be a heuristic preset"):
         make_policy("mcts(base=random_legal)", 0, np.random.default_rng(0))
+    with pytest.raises(Exception, match=r"widen must be within \[0, 1\], got 1.5$"):
+        make_policy("mcts(widen=1.5)", 0, np.random.default_rng(0))
+
+
+def _visit_order(widen: float, playouts: int) -> list[int]:
+    """The positions a node of 6 actions is asked for, each playout earning the same value."""
+    node, order = mcts.Node(0, list(range(6)), None), []
+    for _ in range(playouts):
+        pos = node.select(0.3, widen)
+        node.children.setdefault(pos, None)
+        node.visits[pos] += 1
+        node.value[pos] += 0.5
+        order.append(pos)
+    return order
+
+
+def test_progressive_widening_admits_an_action_as_the_visits_pass_each_square():
+    assert _visit_order(0.0, 6) == [0, 1, 2, 3, 4, 5]  # fixed width: every action at once
+    order = _visit_order(0.5, 16)
+    # with widen=0.5 the k-th action comes in at the (k-1)-th square of the visits: 0, 1, 4, 9, 16
+    assert [order.index(k) for k in range(4)] == [0, 1, 4, 9]
+    assert 4 not in order and set(order) == {0, 1, 2, 3}
 
 
 @pytest.mark.parametrize("spec, message", [
