@@ -78,14 +78,20 @@ ladder: $(BUILT)
 	$(VENV)/bin/menorca-sim run experiments/budget_ladder.toml --out reports/budget_ladder/data --jobs 2 --resume
 	$(VENV)/bin/menorca-sim report reports/budget_ladder/data
 
-# The learned value (docs/strong-players.md): self-play states (experiments/value_data.toml,
-# about a minute on two cores), then the model policies/models/value_v2 made afresh from them,
-# scored against value_v1 on the same held-out rows (value_v1 stays as it was made: by
-# commit ba850e7's `make value`, on the states after the auction and each OR only).
+# The learned value (docs/strong-players.md): self-play states of the heuristics
+# (experiments/value_data.toml, about a minute on two cores), the model
+# policies/models/value_v2 made afresh from them (scored against value_v1 on the same
+# held-out rows; value_v1 stays as commit ba850e7's `make value` made it, on the states
+# after the auction and each OR only); then the second generation: games of the search
+# on value_v2 (experiments/value_data_g2.toml, about 10 minutes) and value_v3, the
+# default, fitted on both.
 value: $(BUILT)
-	rm -rf reports/value_data/data policies/models/value_v2
+	rm -rf reports/value_data/data reports/value_data_g2/data policies/models/value_v2 policies/models/value_v3
 	$(VENV)/bin/menorca-sim run experiments/value_data.toml --out reports/value_data/data --jobs 2 --quiet
 	$(VENV)/bin/menorca-sim learn reports/value_data/data --out policies/models/value_v2 --compare policies/models/value_v1
+	$(VENV)/bin/menorca-sim run experiments/value_data_g2.toml --out reports/value_data_g2/data --jobs 2 --quiet
+	$(VENV)/bin/menorca-sim learn reports/value_data/data reports/value_data_g2/data --out policies/models/value_v3 \
+		--compare policies/models/value_v2
 
 fuzz: $(BUILT)
 	$(VENV)/bin/menorca-sim fuzz

@@ -18,9 +18,11 @@ if the game ended, else by `value`:
 - `model` (the default): the learned value (menorca_sim/value/, the model folder
   `model` under policies/models/, loaded once per process), each seat's expected final
   win share, read at the next searched decision (`ors=0`): a leaf costs tens of µs,
-  not a rollout's few milliseconds. The model was trained on states at the end of an
-  operating round, and `ors=1` (a greedy rollout there first) wins far more at 3
-  players, at a rollout's cost (docs/strong-players.md, issue 42).
+  not a rollout's few milliseconds. The model reads mid-round states: value_v2 was
+  trained on them (value_v1 only on states between rounds, and misread them: 0.21
+  against two heuristic_tuned at 3 players, against value_v2's 0.52), and the default,
+  value_v3, also on games of the search on value_v2, which it beats (0.68 of 400;
+  docs/strong-players.md).
 - `rollout`: each player's share of the total wealth after rollouts to the end of the
   next operating round (`ors=1`), the search before the learned value, kept as it
   played. Ending rollouts at the end of an operating round rather than after a fixed
@@ -29,8 +31,8 @@ if the game ended, else by `value`:
   heuristic.
 
 It plays the most visited action only if its mean value beats the heuristic's choice
-by at least `margin` (in win share or wealth share); otherwise the heuristic's choice
-stands. Without this guard the search
+by at least `margin` (in win share or wealth share: 0.1 on the learned value, 0.05 on
+rollouts); otherwise the heuristic's choice stands. Without this guard the search
 overrode sound heuristic moves with noisy or myopic estimates and lost (to the
 heuristic on rollouts, to the rollout search on the learned value; docs/strong-players.md).
 By default it searches on top of the tuned heuristic.
@@ -64,14 +66,14 @@ MODELS = Path(__file__).resolve().parent / "models"
 @dataclass(frozen=True)
 class MctsParams:
     value: str = "model"  # how a leaf is scored: the learned value ("model") or wealth share after a rollout ("rollout")
-    model: str = "value_v1"  # the learned value: a folder under policies/models/
+    model: str = "value_v3"  # the learned value: a folder under policies/models/
     playouts: int = 16  # per searched decision
     depth: int = 0  # heuristic actions played after the tree...
     ors: int = 0  # ...then on until this many more operating rounds have ended (the rollout value's default: 1)
     c: float = 0.3  # UCB1's exploration weight (values are shares in [0, 1])
     width: int = 6  # actions considered at a node
     widen: float = 0.0  # progressive widening: after n visits a node tries 1 + floor(n ** widen) of them; 0: all at once
-    margin: float = 0.05  # the heuristic's choice stands unless the search's beats it by this much
+    margin: float = 0.1  # the heuristic's choice stands unless the search's beats it by this much (rollout value: 0.05)
     base: str = "heuristic_tuned"  # the heuristic preset of the rollouts and the decisions not searched
 
     def __post_init__(self) -> None:
@@ -83,7 +85,7 @@ class MctsParams:
             raise ValueError(f"value must be one of {', '.join(VALUES)}, got {self.value!r}")
 
 
-ROLLOUT_DEFAULTS = {"ors": 1}
+ROLLOUT_DEFAULTS = {"ors": 1, "margin": 0.05}
 """Where the rollout value's defaults differ: they are the search's before the learned value."""
 
 
