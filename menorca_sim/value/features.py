@@ -59,16 +59,12 @@ def seat_features(game: Game, picked: Sequence[int] | None = None) -> np.ndarray
                for company, c in companies.items()}
     holdings = [game.player_state(seat, _PLAYER_FIELDS) for seat in range(n)]
     total = sum(wealth)
-    # what a full payout of every company's route revenue would bring each seat (a share's part is its percent)
-    income = [sum(percent * revenue[company] for company, percent in p["shares"].items() if company in revenue) / 100
-              for p in holdings]
+    income = _payouts(holdings, revenue, revenue)
     total_income = sum(income)
     ruleset, phase, bank = game.ruleset, game.phase_index(), game.bank()
     progress = game.round_progress()
     to_operate = set(progress.get("to_operate", ()))
-    # of those, what a full payout still to come in this OR would bring each seat
-    to_come = [sum(percent * revenue[company] for company, percent in p["shares"].items() if company in to_operate)
-               / 100 for p in holdings]
+    to_come = _payouts(holdings, revenue, to_operate)  # of those, the payouts still to come in this OR
     actor = game.current_actor()
     # the engine enters an epoch with its first phase, so the phase names the epoch
     game_columns = [n, phase, ruleset.phases[phase].epoch, game.ors_played(), _tier_left(game, companies),
@@ -89,6 +85,13 @@ def seat_features(game: Game, picked: Sequence[int] | None = None) -> np.ndarray
         ]
         rows.append(row if picked is None else [row[i] for i in picked])
     return np.array(rows, dtype=float)
+
+
+def _payouts(holdings: list[dict], revenue: dict[str, int], paying) -> list[float]:
+    """What a full payout of the route revenue of each company in `paying` would bring
+    each seat (a share's part is its percent)."""
+    return [sum(percent * revenue[company] for company, percent in p["shares"].items() if company in paying) / 100
+            for p in holdings]
 
 
 def _round_columns(progress: dict, phase, n: int) -> list:

@@ -81,15 +81,15 @@ def load_model(folder: str | Path) -> ValueModel:
         features = tuple(meta["features"])
         unknown = [name for name in features if name not in FEATURES]
         with np.load(folder / MODEL_FILE) as arrays:
-            model = None if unknown else ValueModel(features, int(arrays["depth"]), arrays["feature"].astype(np.intp),
-                                                    arrays["threshold"], arrays["leaf"], float(arrays["baseline"]))
+            if unknown:  # a ModelError: none of the handlers below takes it
+                raise ModelError(f"{folder}: the model reads features this version does not compute "
+                                 f"({', '.join(unknown)}); train it again with `menorca-sim learn`")
+            model = ValueModel(features, int(arrays["depth"]), arrays["feature"].astype(np.intp),
+                               arrays["threshold"], arrays["leaf"], float(arrays["baseline"]))
     except FileNotFoundError as exc:
         raise ModelError(f"{folder}: not a model folder (no {Path(exc.filename).name})") from None
     except (OSError, ValueError, KeyError, TypeError) as exc:
         raise ModelError(f"{folder}: damaged model ({type(exc).__name__}: {exc})") from None
-    if model is None:
-        raise ModelError(f"{folder}: the model reads features this version does not compute ({', '.join(unknown)}); "
-                         f"train it again with `menorca-sim learn`")
     if model.feature.size and not 0 <= model.feature.min() <= model.feature.max() < len(features):
         raise ModelError(f"{folder}: damaged model (its trees test columns beyond the {len(features)} it names)")
     return model
