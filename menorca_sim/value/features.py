@@ -1,7 +1,9 @@
 """A seat's feature vector: what the learned value (menorca_sim/value/) reads of a state.
 
-Everything comes from the public state, through the Game's read API (`state()`,
-`result()`, the what-if `route_revenue`) and the ruleset: never the engine. One row per
+Everything is public state: the numbers the Game's records (`result()`, `company_states`,
+`player_state`, `round_progress`) and its what-if `route_revenue` give, read from the
+engine's arrays (a search reads them at every leaf; tests/value/test_features.py checks
+them against the records). One row per
 seat, the same columns for every seat; the game-wide columns (phase, bank...) repeat on
 each row, and the seat's own columns are set against the other seats' where a model
 would otherwise have to learn the comparison (shares, rank, lead). Each column is
@@ -14,7 +16,10 @@ from typing import TYPE_CHECKING, Sequence
 
 import numpy as np
 
+from menorca_sim.observation import director_of, fleet_of
+
 if TYPE_CHECKING:
+    from menorca_sim.core.engine import Engine
     from menorca_sim.game import Game
 
 SEAT_FEATURES = (
@@ -33,8 +38,12 @@ CONTEXT_FEATURES = (
 FEATURES: tuple[str, ...] = SEAT_FEATURES + GAME_FEATURES + CONTEXT_FEATURES
 """Every column the code computes, in this order; a model names the ones it reads (`columns`)."""
 
-_COMPANY_FIELDS = ("cash", "director", "vehicles")
-_PLAYER_FIELDS = ("shares", "certs", "legacies")
+# each column's position in FEATURES (C ints compiled: features.pxd)
+(_CASH, _CERT_VALUE, _WEALTH, _WEALTH_SHARE, _RANK, _LEAD, _LEAD_SHARE, _CERTS, _LEGACIES, _INCOME, _INCOME_SHARE,
+ _DIRECTED, _DIRECTED_CASH, _DIRECTED_REVENUE, _DIRECTED_VEHICLES, _DIRECTED_WITHOUT_VEHICLE,
+ _PLAYERS, _PHASE, _EPOCH, _ORS_PLAYED, _TIER_LEFT, _BANK, _BANK_SHARE, _TOTAL_WEALTH, _COMPANIES,
+ _STOCK_ROUND, _OPERATING_ROUND, _ROUND_DONE, _ORS_BEFORE_SR, _TO_ACT, _DIRECTED_TO_OPERATE,
+ _INCOME_TO_COME) = range(len(FEATURES))
 
 
 def columns(names: Sequence[str]) -> tuple[int, ...]:
@@ -48,62 +57,111 @@ def columns(names: Sequence[str]) -> tuple[int, ...]:
 
 def seat_features(game: Game, picked: Sequence[int] | None = None) -> np.ndarray:
     """The state's feature rows: an array of shape (players, len(FEATURES)), row i for seat
-    i; with `picked` (`columns(...)`), only those columns, in that order. Built in plain
-    Python and made an array once: numpy's cost per call outweighs its speed on a handful
-    of numbers (a search reads one state per leaf)."""
-    n = game.players
-    result = game.result()
-    wealth, cash, rank = result["wealth"], result["cash"], result["rank"]
-    companies = game.company_states(_COMPANY_FIELDS)
-    revenue = {company: game.whatif.route_revenue(company, c["vehicles"]) if c["vehicles"] else 0
-               for company, c in companies.items()}
-    holdings = [game.player_state(seat, _PLAYER_FIELDS) for seat in range(n)]
-    total = sum(wealth)
-    income = _payouts(holdings, revenue, revenue)
-    total_income = sum(income)
-    ruleset, phase, bank = game.ruleset, game.phase_index(), game.bank()
+    i; with `picked` (`columns(...)`), only those columns, in that order. Read from the
+    engine's arrays (the Game's records are dicts and lists built per call: a search
+    reads a state per leaf) and written into one array, each column as the record
+    readers would give it (tests/value/test_features.py checks them against the records)."""
+    eng = game._eng
+    t = eng.t
+    n = eng.n
+    nc = t.n_companies
     progress = game.round_progress()
-    to_operate = set(progress.get("to_operate", ()))
-    to_come = _payouts(holdings, revenue, to_operate)  # of those, the payouts still to come in this OR
+    to_operate = [0] * nc  # the companies still to operate in this OR
+    for company in progress.get("to_operate", ()):
+        to_operate[t.company_index[company]] = 1
+    live = [0] * nc  # the companies started and not closed
+    revenue = [0] * nc  # their route revenue
+    companies = 0
+    for c in range(nc):
+        if eng.started[c] and not eng.closed[c]:
+            live[c] = 1
+            companies += 1
+            if eng.co_vehicles[c]:
+                revenue[c] = game.whatif.route_revenue(t.company_ids[c], fleet_of(eng, c))
+    wealth = [eng.wealth(p) for p in range(n)]
+    total = sum(wealth)
+    # what a full payout of every company's route revenue would bring each seat, and of
+    # that, what the companies still to operate in this OR would
+    income, to_come = [], []
+    for p in range(n):
+        paid = coming = 0
+        for c in range(nc):
+            if live[c]:
+                part = eng.percent(c, p) * revenue[c]
+                paid += part
+                coming += part * to_operate[c]
+        income.append(paid / 100)
+        to_come.append(coming / 100)
+    total_income = sum(income)
+    ranks = eng.ranking()[0]
     actor = game.current_actor()
-    # the engine enters an epoch with its first phase, so the phase names the epoch
-    game_columns = [n, phase, ruleset.phases[phase].epoch, game.ors_played(), _tier_left(game, companies),
-                    bank, bank / ruleset.bank, total, len(companies), *_round_columns(progress, ruleset.phases[phase], n)]
-    rows = []
-    for seat, held in enumerate(holdings):
-        lead = wealth[seat] - max(w for other, w in enumerate(wealth) if other != seat)
-        directed = [company for company, c in companies.items() if c["director"] == seat]
-        row = [
-            cash[seat], wealth[seat] - cash[seat], wealth[seat], _share(wealth[seat], total, n), rank[seat],
-            lead, lead / total if total else 0.0, held["certs"], len(held["legacies"]),
-            income[seat], _share(income[seat], total_income, n),
-            len(directed), sum(companies[c]["cash"] for c in directed), sum(revenue[c] for c in directed),
-            sum(len(companies[c]["vehicles"]) for c in directed),
-            sum(1 for c in directed if not companies[c]["vehicles"]),
-            *game_columns,
-            1 if seat == actor else 0, sum(1 for c in directed if c in to_operate), to_come[seat],
-        ]
-        rows.append(row if picked is None else [row[i] for i in picked])
-    return np.array(rows, dtype=float)
+    phase = t.phases[eng.phase]
+    out = np.empty((n, len(FEATURES)))
+    rows = out  # compiled: a typed view of it (features.pxd)
+    for seat in range(n):
+        directed = directed_cash = directed_revenue = directed_vehicles = without = directed_to_operate = 0
+        for c in range(nc):
+            if live[c] and director_of(eng, c) == seat:
+                fleet = len(eng.co_vehicles[c])
+                directed += 1
+                directed_cash += eng.co_cash[c]
+                directed_revenue += revenue[c]
+                directed_vehicles += fleet
+                without += fleet == 0
+                directed_to_operate += to_operate[c]
+        cash = eng.p_cash[seat]
+        lead = wealth[seat] - max([w for other, w in enumerate(wealth) if other != seat])
+        rows[seat, _CASH] = cash
+        rows[seat, _CERT_VALUE] = wealth[seat] - cash
+        rows[seat, _WEALTH] = wealth[seat]
+        rows[seat, _WEALTH_SHARE] = _share(wealth[seat], total, n)
+        rows[seat, _RANK] = ranks[seat]
+        rows[seat, _LEAD] = lead
+        rows[seat, _LEAD_SHARE] = lead / total if total else 0.0
+        rows[seat, _CERTS] = eng.cert_count(seat)
+        rows[seat, _LEGACIES] = _legacies(eng, seat)
+        rows[seat, _INCOME] = income[seat]
+        rows[seat, _INCOME_SHARE] = _share(income[seat], total_income, n)
+        rows[seat, _DIRECTED] = directed
+        rows[seat, _DIRECTED_CASH] = directed_cash
+        rows[seat, _DIRECTED_REVENUE] = directed_revenue
+        rows[seat, _DIRECTED_VEHICLES] = directed_vehicles
+        rows[seat, _DIRECTED_WITHOUT_VEHICLE] = without
+        rows[seat, _PLAYERS] = n
+        rows[seat, _PHASE] = eng.phase
+        rows[seat, _EPOCH] = phase.epoch  # the engine enters an epoch with its first phase: the phase names it
+        rows[seat, _ORS_PLAYED] = eng.ors
+        rows[seat, _TIER_LEFT] = _tier_left(eng)
+        rows[seat, _BANK] = eng.bank
+        rows[seat, _BANK_SHARE] = eng.bank / game.ruleset.bank
+        rows[seat, _TOTAL_WEALTH] = total
+        rows[seat, _COMPANIES] = companies
+        _round_columns(rows, seat, progress, phase.ors, n)
+        rows[seat, _TO_ACT] = seat == actor
+        rows[seat, _DIRECTED_TO_OPERATE] = directed_to_operate
+        rows[seat, _INCOME_TO_COME] = to_come[seat]
+    return out if picked is None else out[:, list(picked)]
 
 
-def _payouts(holdings: list[dict], revenue: dict[str, int], paying) -> list[float]:
-    """What a full payout of the route revenue of each company in `paying` would bring
-    each seat (a share's part is its percent)."""
-    return [sum(percent * revenue[company] for company, percent in p["shares"].items() if company in paying) / 100
-            for p in holdings]
-
-
-def _round_columns(progress: dict, phase, n: int) -> list:
-    """stock_round, operating_round, round_done (the share of an OR's companies that have
-    operated, or of the players passed in a row in a stock round) and ors_before_sr (the
-    ORs before the next stock round, the one running left out)."""
+def _round_columns(rows, seat: int, progress: dict, ors: int, n: int) -> None:
+    """Seat `seat`'s stock_round, operating_round, round_done (the share of an OR's
+    companies that have operated, or of the players passed in a row in a stock round)
+    and ors_before_sr (the ORs before the next stock round, the one running left out;
+    `ors`: the phase's ORs per set)."""
+    stock = operating = 0
+    done = 0.0
     if progress["round"] == "operating":
-        done, left = len(progress["operated"]), len(progress["to_operate"])
-        return [0, 1, done / (done + left) if done + left else 0.0, progress["ors_left_in_set"]]
-    if progress["round"] == "stock":
-        return [1, 0, progress["passes"] / n, phase.ors]
-    return [0, 0, 0.0, phase.ors]
+        operating = 1
+        operated, left = len(progress["operated"]), len(progress["to_operate"])
+        done = operated / (operated + left) if operated + left else 0.0
+        ors = progress["ors_left_in_set"]
+    elif progress["round"] == "stock":
+        stock = 1
+        done = progress["passes"] / n
+    rows[seat, _STOCK_ROUND] = stock
+    rows[seat, _OPERATING_ROUND] = operating
+    rows[seat, _ROUND_DONE] = done
+    rows[seat, _ORS_BEFORE_SR] = ors
 
 
 def _share(part: float, total: float, n: int) -> float:
@@ -111,11 +169,27 @@ def _share(part: float, total: float, n: int) -> float:
     return part / total if total else 1.0 / n
 
 
-def _tier_left(game: Game, companies: dict[str, dict]) -> int:
+def _legacies(eng: Engine, p: int) -> int:
+    """Seat p's legacies: those in play, not closed, it owns."""
+    owned = 0
+    for l in eng.leg_in_play:
+        if eng.leg_player[l] == p and not eng.leg_closed[l]:
+            owned += 1
+    return owned
+
+
+def _tier_left(eng: Engine) -> int:
     """Copies of the current phase's ship tier not owned by a running company: the public
     state has no count of operating rounds to the next phase, and the next phase begins
     when the next tier is bought, which the bank sells once this tier is gone."""
-    phase = game.phase()
-    tier = [v for v in game.ruleset.vehicles.values() if v.kind == "ship" and v.phase == phase]
-    owned = sum(c["vehicles"].count(v.id) for c in companies.values() for v in tier)
-    return sum(v.count or 0 for v in tier) - owned
+    t = eng.t
+    left = 0
+    for v in range(t.n_vehicles):
+        if t.vehicle_is_ship[v] and t.vehicle_phase[v] == eng.phase:  # the phase's tier
+            left += t.vehicles[v].count or 0
+    for c in range(t.n_companies):
+        if eng.started[c] and not eng.closed[c]:
+            for v in eng.co_vehicles[c]:
+                if t.vehicle_is_ship[v] and t.vehicle_phase[v] == eng.phase:
+                    left -= 1
+    return left
