@@ -3,11 +3,11 @@
 cimport cython
 
 cdef class Forest:
-    cdef const Py_ssize_t[:, :] feature
-    cdef const double[:, :] threshold
-    cdef const double[:, :] leaf
+    cdef const Py_ssize_t[:, ::1] feature
+    cdef const double[:, ::1] threshold
+    cdef const double[:, ::1] leaf
     cdef double baseline
     cdef Py_ssize_t depth, inner
 
-    @cython.locals(r=Py_ssize_t, t=Py_ssize_t, k=Py_ssize_t, _=Py_ssize_t, total=cython.double)
+    @cython.locals(r=Py_ssize_t, t=Py_ssize_t, k=Py_ssize_t, _=Py_ssize_t, totals="double[::1]")
     cpdef list scores(self, const double[:, :] rows)

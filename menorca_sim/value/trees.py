@@ -17,20 +17,22 @@ class Forest:
 
     def __init__(self, feature: np.ndarray, threshold: np.ndarray, leaf: np.ndarray, baseline: float,
                  depth: int) -> None:
-        self.feature, self.threshold, self.leaf = feature, threshold, leaf
+        # C order (compiled: contiguous views, each tree's nodes side by side)
+        self.feature, self.threshold, self.leaf = (np.ascontiguousarray(a) for a in (feature, threshold, leaf))
         self.baseline, self.depth, self.inner = baseline, depth, feature.shape[1]
 
     @cython.boundscheck(False)  # the model's arrays are checked on load, a row has every feature column
     @cython.wraparound(False)
     def scores(self, rows: np.ndarray) -> list[float]:
-        """Each row's raw score: the baseline plus its leaf's value in every tree."""
-        out = []
-        for r in range(rows.shape[0]):
-            total = self.baseline
-            for t in range(self.feature.shape[0]):
+        """Each row's raw score: the baseline plus its leaf's value in every tree, added
+        tree by tree. The rows walk each tree together: their walks are independent, so
+        the processor overlaps them, and each row's sum is added in the trees' order."""
+        out = np.full(rows.shape[0], self.baseline)
+        totals = out  # compiled: a typed view of it
+        for t in range(self.feature.shape[0]):
+            for r in range(rows.shape[0]):
                 k = 0
                 for _ in range(self.depth):
                     k = 2 * k + 1 + (rows[r, self.feature[t, k]] > self.threshold[t, k])
-                total += self.leaf[t, k - self.inner]
-            out.append(total)
-        return out
+                totals[r] += self.leaf[t, k - self.inner]
+        return out.tolist()
