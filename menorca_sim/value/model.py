@@ -11,7 +11,6 @@ On disk, a model folder (policies/models/NAME/) holds `model.npz` (the arrays) a
 from __future__ import annotations
 
 import json
-import math
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -53,15 +52,14 @@ class ValueModel:
 
     def win_shares(self, rows: np.ndarray) -> np.ndarray:
         """The rows of one state's seats (seat_features) as win shares that sum to 1: each
-        seat's chance to win, the seats' chances scaled to one winner. In Python floats:
-        numpy's cost per call outweighs its speed on a few seats."""
-        p = [1.0 / (1.0 + math.exp(-s)) for s in self._forest.scores(rows)]
-        total = sum(p)
-        return np.array([x / total for x in p])
+        seat's chance to win, the seats' chances scaled to one winner."""
+        return np.array(self._forest.shares(rows))
 
-    def evaluate(self, game: Game) -> np.ndarray:
-        """Each seat's expected final win share from the state of `game`."""
-        return self.win_shares(seat_features(game, self._picked))
+    def evaluate(self, game: Game) -> list[float]:
+        """Each seat's expected final win share from the state of `game` (`win_shares`
+        as Python floats: a search reads one state per leaf, and numpy's cost per call
+        outweighs its speed on a few seats)."""
+        return self._forest.shares(seat_features(game, self._picked))
 
     def save(self, folder: Path, meta: dict[str, Any]) -> None:
         folder.mkdir(parents=True, exist_ok=True)

@@ -1,6 +1,7 @@
 # Compiled declarations of trees.py (augmenting .pxd: trees.py stays the plain Python
 # reference): typed memoryviews and C loops.
 cimport cython
+from libc.math cimport exp  # libm's, which math.exp calls: the same shares both ways
 
 cdef class Forest:
     cdef const Py_ssize_t[:, ::1] feature
@@ -11,3 +12,4 @@ cdef class Forest:
 
     @cython.locals(r=Py_ssize_t, t=Py_ssize_t, k=Py_ssize_t, _=Py_ssize_t, totals="double[::1]")
     cpdef list scores(self, const double[:, :] rows)
+    cpdef list shares(self, const double[:, :] rows)

@@ -10,6 +10,9 @@ from __future__ import annotations
 import cython
 import numpy as np
 
+if not cython.compiled:  # compiled, trees.pxd cimports C's exp: the libm function math.exp calls
+    from math import exp
+
 
 class Forest:
     """A model's trees: `feature` and `threshold` are (trees, 2**depth - 1), `leaf` is
@@ -36,3 +39,10 @@ class Forest:
                     k = 2 * k + 1 + (rows[r, self.feature[t, k]] > self.threshold[t, k])
                 totals[r] += self.leaf[t, k - self.inner]
         return out.tolist()
+
+    def shares(self, rows: np.ndarray) -> list[float]:
+        """The rows of one state's seats as win shares that sum to 1: each row's chance
+        that its seat wins (the logistic of its score), the chances scaled to one winner."""
+        p = [1.0 / (1.0 + exp(-s)) for s in self.scores(rows)]
+        total = sum(p)
+        return [x / total for x in p]
