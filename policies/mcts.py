@@ -98,7 +98,7 @@ class Node:
     choice, or None: all of them), the heuristic's choice itself asked when a playout
     first walks through it (`Mcts._actions`): most leaves never are. That walk keeps its
     state, so later playouts start below it instead of replaying the moves to it."""
-    __slots__ = ("seat", "allowed", "picks", "actions", "visits", "value", "children", "state")
+    __slots__ = ("seat", "allowed", "picks", "actions", "visits", "total", "value", "children", "state")
 
     def __init__(self, seat: int, allowed: list[int], picks: list[int] | None) -> None:
         self.seat = seat
@@ -107,9 +107,16 @@ class Node:
         self.actions: list[int] | None = None
         size = len(allowed) if picks is None else len(picks) + 1
         self.visits = [0.0] * size
+        self.total = 0.0  # sum(visits), kept as they grow
         self.value = [0.0] * size  # summed value for `seat`
         self.children: dict[int, Node | None] = {}  # by position in `actions`; None: the game ended
         self.state = None  # the game at this decision, once a playout has walked through it
+
+    def record(self, pos: int, value: float) -> None:
+        """A playout through position `pos` that earned `value` for the node's seat."""
+        self.visits[pos] += 1
+        self.total += 1
+        self.value[pos] += value
 
     def select(self, c: float, widen: float) -> int:
         """The next position to try: each admitted one once in order, then the best UCB1
@@ -118,7 +125,7 @@ class Node:
         spends its playouts on the heuristic's choice and a few rivals, a large one
         reaches the others (progressive widening)."""
         tried = len(self.children)
-        visits = sum(self.visits)
+        visits = self.total
         admitted = len(self.visits) if widen == 0 else min(len(self.visits), 1 + int(visits ** widen))
         if tried < admitted:
             return tried
@@ -224,8 +231,7 @@ class Mcts:
             node = child
         value = self._value(game)
         for node, pos in path:
-            node.visits[pos] += 1
-            node.value[pos] += value[node.seat]
+            node.record(pos, value[node.seat])
 
     def _to_next_search(self, game) -> bool:
         """Play the heuristic's moves up to the next searched decision with a choice;
@@ -240,10 +246,11 @@ class Mcts:
         """One move of the rollouts' heuristic, read as an int (no legal dicts built)."""
         game.apply_code(self.rollout[game.current_actor()].act_code(game))
 
-    def _value(self, game) -> np.ndarray:
+    def _value(self, game) -> list[float]:
         """Each seat's value after `depth` more heuristic actions and the operating rounds
         `ors` asks: its win share if the game ended, else the learned value's win shares
-        or (the rollout value) its share of the players' total wealth."""
+        or (the rollout value) its share of the players' total wealth. Python floats: the
+        tree adds them up, and numpy's scalars cost more per operation (the same doubles)."""
         for _ in range(self.params.depth):
             if game.is_over():
                 break
@@ -255,10 +262,10 @@ class Mcts:
             return self.model.evaluate(game)
         result = game.result()
         if game.is_over():
-            return np.array(result["win_share"])
+            return result["win_share"]
         wealth = np.maximum(np.array(result["wealth"], dtype=float), 0)
         total = wealth.sum()
-        return wealth / total if total > 0 else np.full(game.players, 1 / game.players)
+        return (wealth / total).tolist() if total > 0 else [1 / game.players] * game.players
 
 
 @cache

@@ -110,8 +110,7 @@ def _visit_order(widen: float, playouts: int) -> list[int]:
     for _ in range(playouts):
         pos = node.select(0.3, widen)
         node.children.setdefault(pos, None)
-        node.visits[pos] += 1
-        node.value[pos] += 0.5
+        node.record(pos, 0.5)
         order.append(pos)
     return order
 
