@@ -128,3 +128,6 @@ cdef class State:
     cdef void _no_moves(self)
     cpdef void begin_moves(self)
     cpdef void add_move(self, int kind, int a=*, int b=*, int c=*, int d=*)
+    # the standings: a search's learned value reads them at every leaf
+    cpdef int cert_value(self, int p)
+    cpdef int wealth(self, int p)

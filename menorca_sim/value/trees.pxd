@@ -10,6 +10,8 @@ cdef class Forest:
     cdef double baseline
     cdef Py_ssize_t depth, inner
 
-    @cython.locals(r=Py_ssize_t, t=Py_ssize_t, k=Py_ssize_t, _=Py_ssize_t, totals="double[::1]")
+    @cython.locals(r=Py_ssize_t, t=Py_ssize_t, k=Py_ssize_t, _=Py_ssize_t, totals="double[::1]",
+                   feature="const Py_ssize_t[:, ::1]", threshold="const double[:, ::1]", leaf="const double[:, ::1]",
+                   depth=Py_ssize_t, inner=Py_ssize_t)
     cpdef list scores(self, const double[:, :] rows)
     cpdef list shares(self, const double[:, :] rows)

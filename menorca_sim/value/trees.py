@@ -32,12 +32,14 @@ class Forest:
         the processor overlaps them, and each row's sum is added in the trees' order."""
         out = np.full(rows.shape[0], self.baseline)
         totals = out  # compiled: a typed view of it
-        for t in range(self.feature.shape[0]):
+        feature, threshold, leaf = self.feature, self.threshold, self.leaf  # compiled: views held in registers
+        depth, inner = self.depth, self.inner
+        for t in range(feature.shape[0]):
             for r in range(rows.shape[0]):
                 k = 0
-                for _ in range(self.depth):
-                    k = 2 * k + 1 + (rows[r, self.feature[t, k]] > self.threshold[t, k])
-                totals[r] += self.leaf[t, k - self.inner]
+                for _ in range(depth):
+                    k = 2 * k + 1 + (rows[r, feature[t, k]] > threshold[t, k])
+                totals[r] += leaf[t, k - inner]
         return out.tolist()
 
     def shares(self, rows: np.ndarray) -> list[float]:
