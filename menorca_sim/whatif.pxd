@@ -28,6 +28,7 @@ cdef class WhatIf:
 
     @cython.locals(board_version=cython.longlong)
     cpdef void _sync(self)
+    cdef void _share(self, WhatIf shared)
     # the questions (cpdef: the Game forwards them without a Python call)
     cpdef dict asked(self)
     cpdef void remember_plan(self, object company, tuple fleet, object revenue)

@@ -29,7 +29,8 @@ if not cython.compiled:  # compiled, whatif.pxd cimports them
 class WhatIf:
     """The revenue questions about the state of `eng` (a game's engine, read, never
     changed); `shared`: the WhatIf of the game this one's is a copy of, whose memo and
-    tables it shares (its keys hold all a revenue depends on)."""
+    tables it shares (its keys hold all a revenue depends on), and the answers it holds
+    for the state they were in (`_share`)."""
 
     def __init__(self, eng: Engine, shared: WhatIf | None = None) -> None:
         self._eng = eng
@@ -55,7 +56,20 @@ class WhatIf:
         self._own_keys: tuple = (None, {})
         self._board_version = -1  # the board's version and Engine.revenue_version of the revenues asked
         self._revenue_version = -1
+        if shared is not None:  # a copy: see _share
+            self._share(shared)
         self._sync()
+
+    def _share(self, shared: WhatIf) -> None:
+        """Take the answers `shared` (the WhatIf of the game this one's engine is a copy
+        of) holds for its state: as long as neither game changes what they depend on (its
+        versions, which only grow), they answer both, and each adds to them (a search asks
+        the same questions in many copies of one state); the first to change starts its
+        own (`_sync`), leaving the other's as they were."""
+        self._own_keys = shared._own_keys
+        self._board_version, self._revenue_version = shared._board_version, shared._revenue_version
+        self._contexts, self._asked = shared._contexts, shared._asked
+        self._key_numbers, self._keys, self._key_common = shared._key_numbers, shared._keys, shared._key_common
 
     def _sync(self) -> None:
         """Drop what was asked of an earlier state once the map or anything else route
