@@ -19,7 +19,7 @@ cdef int _INCOME_TO_COME
                paid=cython.long, coming=cython.long, part=cython.long, total_income=cython.double,
                rows="double[:, ::1]", directed=int, directed_cash=cython.long, directed_revenue=cython.long,
                directed_vehicles=int, without=int, directed_to_operate=int, fleet=int, cash=cython.long,
-               lead=cython.long)
+               lead=cython.long, tier_left=int, bank_share=cython.double)
 cpdef object seat_features(object game, object picked=*)
 @cython.locals(stock=int, operating=int, done=cython.double, operated=int, left=int)
 cdef void _round_columns(double[:, ::1] rows, int seat, dict progress, int ors, int n) except *

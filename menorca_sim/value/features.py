@@ -96,6 +96,8 @@ def seat_features(game: Game, picked: Sequence[int] | None = None) -> np.ndarray
     ranks = eng.ranking()[0]
     actor = game.current_actor()
     phase = t.phases[eng.phase]
+    tier_left = _tier_left(eng)
+    bank_share = eng.bank / game.ruleset.bank
     out = np.empty((n, len(FEATURES)))
     rows = out  # compiled: a typed view of it (features.pxd)
     for seat in range(n):
@@ -131,9 +133,9 @@ def seat_features(game: Game, picked: Sequence[int] | None = None) -> np.ndarray
         rows[seat, _PHASE] = eng.phase
         rows[seat, _EPOCH] = phase.epoch  # the engine enters an epoch with its first phase: the phase names it
         rows[seat, _ORS_PLAYED] = eng.ors
-        rows[seat, _TIER_LEFT] = _tier_left(eng)
+        rows[seat, _TIER_LEFT] = tier_left
         rows[seat, _BANK] = eng.bank
-        rows[seat, _BANK_SHARE] = eng.bank / game.ruleset.bank
+        rows[seat, _BANK_SHARE] = bank_share
         rows[seat, _TOTAL_WEALTH] = total
         rows[seat, _COMPANIES] = companies
         _round_columns(rows, seat, progress, phase.ors, n)
