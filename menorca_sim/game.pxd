@@ -31,3 +31,5 @@ cdef class Game(PublicState):  # its `_eng`, the game's state, declared there
     cpdef void _forget_state(self)
     cpdef list _legal_dicts(self)
     cpdef void _apply_move(self, int i, object action) except *
+    @cython.locals(other=Game)
+    cpdef Game clone(self)  # a search copies a game per playout: the copy's fields set as C fields
