@@ -1,15 +1,16 @@
 """`make bench`'s learned value: what one evaluation of a state costs a search's leaf,
-in µs: the features (menorca_sim/value/features.py, read through the Game's API) and the
-model (menorca_sim/value/model.py, every tree stepped at once with numpy).
+in µs: the features (menorca_sim/value/features.py, read from the engine's arrays) and the
+model (menorca_sim/value/model.py, its trees walked by menorca_sim/value/trees.py).
 
     .venv/bin/python benchmarks/value_bench.py [--model policies/models/value_v1] [--players 3]
 
 The states are those after each OR of a few heuristic_tuned games; each is evaluated
 many times and the best of five rounds per state kept, in CPU time (process time: on a
 shared machine, the time others hold the core is not counted; their noise only adds).
-A copy of the state is read afresh for the features, so no route revenue is remembered
-from an earlier evaluation of the same state; revenues the game itself asked stay known,
-as they do at a search's leaf."""
+The features are read from a copy of the state, as a search's leaf is: a copy starts
+with the what-if answers its original holds (WhatIf._share), so the route revenues the
+game asked, and those the first evaluation asked, are known, as they are at a leaf in
+its node's state."""
 from __future__ import annotations
 
 import argparse
