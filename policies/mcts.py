@@ -30,12 +30,23 @@ if the game ended, else by `value`:
   of the round cycle, and a search cut at a fixed depth lost nearly every game to the
   heuristic.
 
-It plays the most visited action only if its mean value beats the heuristic's choice
-by at least `margin` (in win share or wealth share: 0.1 on the learned value, 0.05 on
-rollouts); otherwise the heuristic's choice stands. Without this guard the search
-overrode sound heuristic moves with noisy or myopic estimates and lost (to the
-heuristic on rollouts, to the rollout search on the learned value; docs/strong-players.md).
-By default it searches on top of the tuned heuristic.
+What it plays, `backup`:
+
+- `guarded` (the default on the learned value): the tree read as every seat plays, this
+  player included: at each node the heuristic's choice, unless a rival tried there (with
+  at least `min_visits` playouts) is worth `margin` more to the seat deciding there; an
+  action is worth what its subtree says, or its first playout's value if it has none.
+  A mean over playouts averages the rivals' replies the search merely tried (drawn at
+  random, mostly poor) into an action's value, the more so the deeper the tree: the
+  guarded reading beat it in 0.60 of 400 games (docs/strong-players.md).
+- `mean` (the rollout value's): the most visited action, if its mean value beats the
+  heuristic's choice by at least `margin` (win share or wealth share: 0.1 on the
+  learned value, 0.05 on rollouts).
+
+Either way the heuristic's choice stands unless the search finds better by `margin`:
+without this guard the search overrode sound heuristic moves with noisy or myopic
+estimates and lost (to the heuristic on rollouts, to the rollout search on the learned
+value; docs/strong-players.md). By default it searches on top of the tuned heuristic.
 
 The budget is `playouts` per decision, never seconds, so a game depends only on the seed
 and the parameters, not on the machine. Between its searched decisions the seat plays
@@ -60,6 +71,7 @@ SEARCHED = (*AUCTION_DECISIONS, "stock_turn", "buy_vehicles", "dividend")
 # the rollout value left them to the heuristic, and it is kept as it played
 SEARCHED_BY_MODEL = (*SEARCHED, "company_sells", "company_buys_back", "company_buys_legacy")
 VALUES = ("model", "rollout")
+BACKUPS = ("mean", "guarded")
 MODELS = Path(__file__).resolve().parent / "models"
 
 
@@ -74,18 +86,22 @@ class MctsParams:
     width: int = 6  # actions considered at a node
     widen: float = 0.0  # progressive widening: after n visits a node tries 1 + floor(n ** widen) of them; 0: all at once
     margin: float = 0.1  # the heuristic's choice stands unless the search's beats it by this much (rollout value: 0.05)
+    backup: str = "guarded"  # what it plays: the tree read as every seat plays ("guarded"), or by the mean of the playouts ("mean", the rollout value's)
+    min_visits: int = 2  # backup="guarded": a rival is weighed once it has this many playouts (one read is the noisiest)
     base: str = "heuristic_tuned"  # the heuristic preset of the rollouts and the decisions not searched
 
     def __post_init__(self) -> None:
         check_ranges(self, {"playouts": (1, None), "depth": (0, None), "ors": (0, None), "c": (0, None),
-                            "width": (1, None), "widen": (0, 1)})
+                            "width": (1, None), "widen": (0, 1), "min_visits": (1, None)})
         if self.base not in PRESETS:
             raise ValueError(f"base must be a heuristic preset ({', '.join(sorted(PRESETS))}), got {self.base!r}")
         if self.value not in VALUES:
             raise ValueError(f"value must be one of {', '.join(VALUES)}, got {self.value!r}")
+        if self.backup not in BACKUPS:
+            raise ValueError(f"backup must be one of {', '.join(BACKUPS)}, got {self.backup!r}")
 
 
-ROLLOUT_DEFAULTS = {"ors": 1, "margin": 0.05}
+ROLLOUT_DEFAULTS = {"ors": 1, "margin": 0.05, "backup": "mean"}
 """Where the rollout value's defaults differ: they are the search's before the learned value."""
 
 
@@ -98,7 +114,7 @@ class Node:
     choice, or None: all of them), the heuristic's choice itself asked when a playout
     first walks through it (`Mcts._actions`): most leaves never are. That walk keeps its
     state, so later playouts start below it instead of replaying the moves to it."""
-    __slots__ = ("seat", "allowed", "picks", "actions", "visits", "total", "value", "children", "state")
+    __slots__ = ("seat", "allowed", "picks", "actions", "visits", "total", "value", "children", "state", "first")
 
     def __init__(self, seat: int, allowed: list[int], picks: list[int] | None) -> None:
         self.seat = seat
@@ -111,6 +127,7 @@ class Node:
         self.value = [0.0] * size  # summed value for `seat`
         self.children: dict[int, Node | None] = {}  # by position in `actions`; None: the game ended
         self.state = None  # the game at this decision, once a playout has walked through it
+        self.first: dict[int, list[float]] = {}  # by position: the values the playout that tried it first read
 
     def record(self, pos: int, value: float) -> None:
         """A playout through position `pos` that earned `value` for the node's seat."""
@@ -169,10 +186,26 @@ class Mcts:
 
     def _choice(self, root: Node) -> int:
         """The most visited action, unless its mean value beats the heuristic's (position 0)
-        by less than `margin`: then the heuristic's."""
+        by less than `margin`: then the heuristic's. With `backup="guarded"`, the action
+        `_guarded` reads from the tree."""
+        if self.params.backup == "guarded":
+            return self._guarded(root)[0] if root.children else 0
         best = root.visits.index(max(root.visits))
         means = [v / max(n, 1.0) for v, n in zip(root.value, root.visits)]
         return best if means[best] - means[0] >= self.params.margin else 0
+
+    def _guarded(self, node: Node) -> tuple[int, list[float]]:
+        """The position `node`'s seat plays and the values it leads to, every seat below
+        playing as this player does (`backup="guarded"`, the module's docstring): the
+        heuristic's choice unless a rival with `min_visits` playouts is worth `margin`
+        more to it, each action worth its subtree's reading or else its first playout's."""
+        values = [node.first[pos] if child is None or not child.children else self._guarded(child)[1]
+                  for pos, child in node.children.items()]  # tried in order: positions 0, 1, ...
+        mine = [v[node.seat] if pos == 0 or node.visits[pos] >= self.params.min_visits else -math.inf
+                for pos, v in enumerate(values)]
+        best = mine.index(max(mine))
+        pos = best if mine[best] - mine[0] >= self.params.margin else 0
+        return pos, values[pos]
 
     def _banned(self, game, legal: list[dict]) -> set[int]:
         """Buying back a company it sold in this stock round: the rules allow it, and a
@@ -230,6 +263,8 @@ class Mcts:
             child.state = game
             node = child
         value = self._value(game)
+        if expanded:
+            node.first[pos] = value
         for node, pos in path:
             node.record(pos, value[node.seat])
 

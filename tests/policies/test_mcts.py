@@ -33,7 +33,7 @@ def _play(specs: list[str], seed: int, stop: int = MAX_ACTIONS) -> Game:
 
 
 @pytest.mark.parametrize("spec", ["mcts(playouts=8, depth=8, ors=0, value=rollout)", "mcts(playouts=4, value=rollout)",
-                                  "mcts(playouts=4)"])
+                                  "mcts(playouts=4)", "mcts(playouts=4, backup=mean)"])
 def test_the_same_seed_plays_the_same_mcts_game(spec):
     # seed 0: before its stock-round guard the first sold and bought back for ever here
     specs = [spec, "heuristic"]
@@ -57,18 +57,24 @@ def test_the_rollout_value_plays_as_the_search_before_the_learned_value(game):
 
 # `mcts` on value_v1 (the default before value_v2, at its margin then) in these games, as it
 # played them before the features grew the round's context (value_v2): a model reads the columns it names, so it plays as it did
-VALUE_V1_GAMES = {("mcts(playouts=4, model=value_v1, margin=0.05)", "heuristic_tuned", 3): "847ae542c3b92f59",
-                  ("mcts(playouts=4, model=value_v1, margin=0.05)", "heuristic", "heuristic", 7): "fc47495f5dc0d9ea",
-                  ("mcts(model=value_v1, margin=0.05)", "heuristic_tuned", "heuristic_tuned", 11): "aa4587f23b04a2f6"}
+VALUE_V1_GAMES = {("mcts(playouts=4, model=value_v1, margin=0.05, backup=mean)", "heuristic_tuned", 3): "847ae542c3b92f59",
+                  ("mcts(playouts=4, model=value_v1, margin=0.05, backup=mean)", "heuristic", "heuristic", 7): "fc47495f5dc0d9ea",
+                  ("mcts(model=value_v1, margin=0.05, backup=mean)", "heuristic_tuned", "heuristic_tuned", 11): "aa4587f23b04a2f6"}
 
 
 # `mcts` on value_v2 (the default when experiments/value_data_g2.toml, value_v3's training
 # games, was played) in these games: `make value` re-makes value_v3 only while it plays them so
-VALUE_V2_GAMES = {("mcts(playouts=4, model=value_v2)", "heuristic_tuned", 3): "9f9d6aa26ed0af53",
-                  ("mcts(model=value_v2)", "heuristic_tuned", "heuristic_tuned", 11): "02665b5d1ccc9f0a"}
+VALUE_V2_GAMES = {("mcts(playouts=4, model=value_v2, backup=mean)", "heuristic_tuned", 3): "9f9d6aa26ed0af53",
+                  ("mcts(model=value_v2, backup=mean)", "heuristic_tuned", "heuristic_tuned", 11): "02665b5d1ccc9f0a"}
 
 
-@pytest.mark.parametrize("games", [VALUE_V1_GAMES, VALUE_V2_GAMES], ids=["value_v1", "value_v2"])
+# `mcts` on value_v3 before the guarded backup (its default then, the mean of the playouts)
+VALUE_V3_MEAN_GAMES = {("mcts(playouts=4, backup=mean)", "heuristic_tuned", 3): "7b90c5098af1da08",
+                       ("mcts(backup=mean)", "heuristic_tuned", "heuristic_tuned", 11): "935b72768e593f02"}
+
+
+@pytest.mark.parametrize("games", [VALUE_V1_GAMES, VALUE_V2_GAMES, VALUE_V3_MEAN_GAMES],
+                         ids=["value_v1", "value_v2", "value_v3_mean"])
 def test_the_earlier_learned_values_play_as_they_did(games):
     for game, fingerprint in games.items():
         *specs, seed = game
@@ -102,6 +108,8 @@ def test_mcts_parameters_are_checked():
         make_policy("mcts(base=random_legal)", 0, np.random.default_rng(0))
     with pytest.raises(Exception, match=r"widen must be within \[0, 1\], got 1.5$"):
         make_policy("mcts(widen=1.5)", 0, np.random.default_rng(0))
+    with pytest.raises(Exception, match=r"backup must be one of mean, guarded, got 'max'$"):
+        make_policy("mcts(backup=max)", 0, np.random.default_rng(0))
 
 
 def _visit_order(widen: float, playouts: int) -> list[int]:
@@ -121,6 +129,43 @@ def test_progressive_widening_admits_an_action_as_the_visits_pass_each_square():
     # with widen=0.5 the k-th action comes in at the (k-1)-th square of the visits: 0, 1, 4, 9, 16
     assert [order.index(k) for k in range(4)] == [0, 1, 4, 9]
     assert 4 not in order and set(order) == {0, 1, 2, 3}
+
+
+def _tree(reply: list[list[float]]) -> mcts.Node:
+    """Two players: seat 0 at the root chooses between its heuristic's choice (first read
+    0.5) and a rival (first read 0.7), after which seat 1 chose between its heuristic's
+    reply and a rival reply, read as `reply`."""
+    root, after = mcts.Node(0, [0, 1], None), mcts.Node(1, [0, 1], None)
+    root.children, root.first = {0: None, 1: after}, {0: [0.5, 0.5], 1: [0.7, 0.3]}
+    after.children = {0: None, 1: None}
+    after.first = dict(enumerate(reply))
+    for node in (root, after):
+        node.record(0, 0.5)
+        node.record(1, 0.5)
+    return root
+
+
+def test_the_guarded_backup_reads_the_tree_as_every_seat_plays():
+    search = mcts.Mcts("mcts", mcts.MctsParams(backup="guarded", min_visits=1), 0, np.random.default_rng(0))
+    # seat 1 replies with its heuristic's choice unless a rival is worth 0.1 more to it
+    pos, values = search._guarded(_tree([[0.75, 0.25], [0.7, 0.3]]))
+    assert pos == 1 and values == [0.75, 0.25]
+    assert search._guarded(_tree([[0.75, 0.25], [0.3, 0.7]]))[0] == 0  # the rival reply refutes the rival
+    # seat 0 keeps its heuristic's choice unless the rival is worth 0.1 more
+    assert search._guarded(_tree([[0.58, 0.42], [0.6, 0.4]]))[0] == 0
+    # a rival tried but never expanded is worth its first read
+    root = _tree([[0.75, 0.25], [0.7, 0.3]])
+    root.children[1].children = {}
+    pos, values = search._guarded(root)
+    assert pos == 1 and values == [0.7, 0.3]
+
+
+def test_the_guarded_backup_weighs_a_rival_only_after_min_visits_playouts():
+    search = mcts.Mcts("mcts", mcts.MctsParams(), 0, np.random.default_rng(0))  # the default: 2
+    root = _tree([[0.75, 0.25], [0.7, 0.3]])
+    assert search._guarded(root)[0] == 0  # the rival, worth 0.25 more, has one playout
+    root.record(1, 0.7)
+    assert search._guarded(root)[0] == 1
 
 
 @pytest.mark.parametrize("spec, message", [
@@ -143,7 +188,7 @@ def _greedy_finish(game: Game) -> list[float]:
 def test_a_large_search_finds_the_endgame_win_the_heuristic_misses():
     # Seed 118, two heuristics: 74 actions before the end, the second player's company
     # decides whether to buy a freight wagon. Skipping it (the heuristic's choice) loses
-    # the game; buying it wins, and keeps winning whatever the search lets the rival try.
+    # the game; buying it wins if the rival plays on with its heuristic.
     position = _play(["heuristic", "heuristic"], 118, stop=169)
     legal = position.legal_actions()
     wagon = {"type": "buy_vehicle", "vehicle": "freight_wagon", "source": "bank", "price": 100}
@@ -157,7 +202,12 @@ def test_a_large_search_finds_the_endgame_win_the_heuristic_misses():
     assert outcome == {"buy_vehicle": 1.0, "skip": 0.0}
     heuristic = make_policy("heuristic", 1, np.random.default_rng(0))
     assert chosen(heuristic, position.clone()) == {"type": "skip"}
-    shallow = make_policy("mcts(playouts=50, depth=10, ors=0, base=heuristic)", 1, np.random.default_rng(0))
+    # the mean of the playouts, against a rival that mostly plays its heuristic
+    shallow = make_policy("mcts(playouts=50, depth=10, ors=0, base=heuristic, backup=mean)", 1, np.random.default_rng(0))
     assert chosen(shallow, position.clone()) == {"type": "skip"}  # its horizon ends before the game
-    deep = make_policy("mcts(playouts=200, depth=100, ors=0, base=heuristic)", 1, np.random.default_rng(0))
+    deep = make_policy("mcts(playouts=200, depth=100, ors=0, base=heuristic, backup=mean)", 1, np.random.default_rng(0))
     assert chosen(deep, position.clone()) == wagon
+    # the guarded backup reads the rival's best reply in the same tree: a reply that wins
+    # for it after the wagon too, so both lose and the heuristic's choice stands
+    guarded = make_policy("mcts(playouts=200, depth=100, ors=0, base=heuristic)", 1, np.random.default_rng(0))
+    assert chosen(guarded, position.clone()) == {"type": "skip"}
