@@ -1,5 +1,6 @@
 """Two modes, one game: the compiled core and the plain-Python core (MENORCA_SIM_PURE=1)
-play the same seeds to identical logs."""
+play the same seeds to identical logs, and the search on the learned value (its features,
+trees and both backups compiled or not) to the same games."""
 import filecmp
 import os
 import subprocess
@@ -24,15 +25,32 @@ print("compiled" if is_compiled(engine) else "pure")
 """
 
 
-def _run(out: Path, pure: bool, games: int) -> str:
+SEARCH_SCRIPT = """
+from menorca_sim.core import engine, is_compiled
+from menorca_sim.play import play_game, seat_policies
+from menorca_sim.rules import load_ruleset
+
+rs = load_ruleset()
+for specs, seed in [(["mcts(playouts=3)", "heuristic_tuned"], 3),
+                    (["mcts(playouts=3, backup=guarded, min_visits=1)", "heuristic", "heuristic"], 4)]:
+    print(play_game(rs, seed, seat_policies(specs, seed)).fingerprint())
+print("compiled" if is_compiled(engine) else "pure")
+"""
+
+
+def _python(script: str, pure: bool, *args: str) -> str:
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     env.pop("MENORCA_SIM_PURE", None)
     if pure:
         env["MENORCA_SIM_PURE"] = "1"
-    out.mkdir()
-    done = subprocess.run([sys.executable, "-c", SCRIPT, str(out), str(games)], env=env, cwd=ROOT,
+    done = subprocess.run([sys.executable, "-c", script, *args], env=env, cwd=ROOT,
                           capture_output=True, text=True, check=True)
     return done.stdout.strip()
+
+
+def _run(out: Path, pure: bool, games: int) -> str:
+    out.mkdir()
+    return _python(SCRIPT, pure, str(out), str(games))
 
 
 def test_compiled_and_pure_modes_write_identical_logs(tmp_path):
@@ -45,3 +63,9 @@ def test_compiled_and_pure_modes_write_identical_logs(tmp_path):
     assert len(names) == games
     match, mismatch, errors = filecmp.cmpfiles(tmp_path / "pure", tmp_path / "compiled", names, shallow=False)
     assert not mismatch and not errors
+
+
+def test_compiled_and_pure_modes_play_the_same_search_games():
+    pure, compiled = _python(SEARCH_SCRIPT, True).split(), _python(SEARCH_SCRIPT, False).split()
+    assert pure[-1] == "pure" and compiled[-1] == "compiled"
+    assert pure[:-1] == compiled[:-1] and len(set(pure[:-1])) == 2

@@ -33,7 +33,7 @@ def _play(specs: list[str], seed: int, stop: int = MAX_ACTIONS) -> Game:
 
 
 @pytest.mark.parametrize("spec", ["mcts(playouts=8, depth=8, ors=0, value=rollout)", "mcts(playouts=4, value=rollout)",
-                                  "mcts(playouts=4)", "mcts(playouts=4, backup=mean)"])
+                                  "mcts(playouts=4)", "mcts(playouts=4, backup=guarded)"])
 def test_the_same_seed_plays_the_same_mcts_game(spec):
     # seed 0: before its stock-round guard the first sold and bought back for ever here
     specs = [spec, "heuristic"]
@@ -57,24 +57,25 @@ def test_the_rollout_value_plays_as_the_search_before_the_learned_value(game):
 
 # `mcts` on value_v1 (the default before value_v2, at its margin then) in these games, as it
 # played them before the features grew the round's context (value_v2): a model reads the columns it names, so it plays as it did
-VALUE_V1_GAMES = {("mcts(playouts=4, model=value_v1, margin=0.05, backup=mean)", "heuristic_tuned", 3): "847ae542c3b92f59",
-                  ("mcts(playouts=4, model=value_v1, margin=0.05, backup=mean)", "heuristic", "heuristic", 7): "fc47495f5dc0d9ea",
-                  ("mcts(model=value_v1, margin=0.05, backup=mean)", "heuristic_tuned", "heuristic_tuned", 11): "aa4587f23b04a2f6"}
+VALUE_V1_GAMES = {("mcts(playouts=4, model=value_v1, margin=0.05)", "heuristic_tuned", 3): "847ae542c3b92f59",
+                  ("mcts(playouts=4, model=value_v1, margin=0.05)", "heuristic", "heuristic", 7): "fc47495f5dc0d9ea",
+                  ("mcts(model=value_v1, margin=0.05)", "heuristic_tuned", "heuristic_tuned", 11): "aa4587f23b04a2f6"}
 
 
 # `mcts` on value_v2 (the default when experiments/value_data_g2.toml, value_v3's training
 # games, was played) in these games: `make value` re-makes value_v3 only while it plays them so
-VALUE_V2_GAMES = {("mcts(playouts=4, model=value_v2, backup=mean)", "heuristic_tuned", 3): "9f9d6aa26ed0af53",
-                  ("mcts(model=value_v2, backup=mean)", "heuristic_tuned", "heuristic_tuned", 11): "02665b5d1ccc9f0a"}
+VALUE_V2_GAMES = {("mcts(playouts=4, model=value_v2)", "heuristic_tuned", 3): "9f9d6aa26ed0af53",
+                  ("mcts(model=value_v2)", "heuristic_tuned", "heuristic_tuned", 11): "02665b5d1ccc9f0a"}
 
 
-# `mcts` on value_v3 before the guarded backup (its default then, the mean of the playouts)
-VALUE_V3_MEAN_GAMES = {("mcts(playouts=4, backup=mean)", "heuristic_tuned", 3): "7b90c5098af1da08",
-                       ("mcts(backup=mean)", "heuristic_tuned", "heuristic_tuned", 11): "935b72768e593f02"}
+# the default `mcts` (value_v3, the mean backup) in these games, as it played them when
+# experiments/mcts_value.toml and budget_ladder.toml measured it
+VALUE_V3_GAMES = {("mcts(playouts=4)", "heuristic_tuned", 3): "7b90c5098af1da08",
+                  ("mcts", "heuristic_tuned", "heuristic_tuned", 11): "935b72768e593f02"}
 
 
-@pytest.mark.parametrize("games", [VALUE_V1_GAMES, VALUE_V2_GAMES, VALUE_V3_MEAN_GAMES],
-                         ids=["value_v1", "value_v2", "value_v3_mean"])
+@pytest.mark.parametrize("games", [VALUE_V1_GAMES, VALUE_V2_GAMES, VALUE_V3_GAMES],
+                         ids=["value_v1", "value_v2", "value_v3"])
 def test_the_earlier_learned_values_play_as_they_did(games):
     for game, fingerprint in games.items():
         *specs, seed = game
@@ -161,7 +162,7 @@ def test_the_guarded_backup_reads_the_tree_as_every_seat_plays():
 
 
 def test_the_guarded_backup_weighs_a_rival_only_after_min_visits_playouts():
-    search = mcts.Mcts("mcts", mcts.MctsParams(), 0, np.random.default_rng(0))  # the default: 2
+    search = mcts.Mcts("mcts", mcts.MctsParams(backup="guarded"), 0, np.random.default_rng(0))  # min_visits=2
     root = _tree([[0.75, 0.25], [0.7, 0.3]])
     assert search._guarded(root)[0] == 0  # the rival, worth 0.25 more, has one playout
     root.record(1, 0.7)
@@ -202,12 +203,12 @@ def test_a_large_search_finds_the_endgame_win_the_heuristic_misses():
     assert outcome == {"buy_vehicle": 1.0, "skip": 0.0}
     heuristic = make_policy("heuristic", 1, np.random.default_rng(0))
     assert chosen(heuristic, position.clone()) == {"type": "skip"}
-    # the mean of the playouts, against a rival that mostly plays its heuristic
-    shallow = make_policy("mcts(playouts=50, depth=10, ors=0, base=heuristic, backup=mean)", 1, np.random.default_rng(0))
+    shallow = make_policy("mcts(playouts=50, depth=10, ors=0, base=heuristic)", 1, np.random.default_rng(0))
     assert chosen(shallow, position.clone()) == {"type": "skip"}  # its horizon ends before the game
-    deep = make_policy("mcts(playouts=200, depth=100, ors=0, base=heuristic, backup=mean)", 1, np.random.default_rng(0))
+    deep = make_policy("mcts(playouts=200, depth=100, ors=0, base=heuristic)", 1, np.random.default_rng(0))
     assert chosen(deep, position.clone()) == wagon
     # the guarded backup reads the rival's best reply in the same tree: a reply that wins
     # for it after the wagon too, so both lose and the heuristic's choice stands
-    guarded = make_policy("mcts(playouts=200, depth=100, ors=0, base=heuristic)", 1, np.random.default_rng(0))
+    guarded = make_policy("mcts(playouts=200, depth=100, ors=0, base=heuristic, backup=guarded)", 1,
+                          np.random.default_rng(0))
     assert chosen(guarded, position.clone()) == {"type": "skip"}
