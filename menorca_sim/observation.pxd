@@ -20,12 +20,12 @@ cdef class PublicState:
 cpdef int director_of(Engine eng, int c) except? -2
 @cython.locals(ids=list, v=int)
 cpdef list fleet_of(Engine eng, int c)
+cpdef list legacies_of(Engine eng, object owner, int who)
 @cython.locals(c=int, percent=int, shares=dict)
 cdef object _player_field(Engine eng, int p, int field)
 @cython.locals(names=tuple, k=int)
 cdef dict _company_record(Engine eng, int c, tuple asked)
 cdef object _company_field(Engine eng, int c, int field)
-cdef list _legacies(Engine eng, object owner, int who)
 cdef tuple _fields(tuple known, object fields, dict asked)
 
 cdef class VehicleOffer:

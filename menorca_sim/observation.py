@@ -212,7 +212,7 @@ def _player_field(eng: Engine, p: int, field: int):
         return shares
     if field == PL_CERTS:
         return eng.cert_count(p)
-    return _legacies(eng, eng.leg_player, p)
+    return legacies_of(eng, eng.leg_player, p)
 
 
 def _company_record(eng: Engine, c: int, asked: tuple) -> dict:
@@ -247,10 +247,10 @@ def _company_field(eng: Engine, c: int, field: int):
         return {eng.t.offboards[o]: k for o, k in enumerate(eng.mmarkers[c]) if k}
     if field == CO_GOODS_MARKERS:
         return {eng.t.offboards[o]: k for o, k in enumerate(eng.goods[c]) if k}
-    return _legacies(eng, eng.leg_company, c)
+    return legacies_of(eng, eng.leg_company, c)
 
 
-def _legacies(eng: Engine, owner: list[int], who: int) -> list[str]:
+def legacies_of(eng: Engine, owner: list[int], who: int) -> list[str]:
     """Legacies in play, not closed, whose `owner` entry (leg_player or leg_company) is `who`."""
     return [eng.t.legacy_ids[l] for l in eng.leg_in_play if owner[l] == who and not eng.leg_closed[l]]
 

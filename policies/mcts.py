@@ -128,7 +128,7 @@ class Node:
         self.value = [0.0] * size  # summed value for `seat`
         self.children: dict[int, Node | None] = {}  # by position in `actions`; None: the game ended
         self.state = None  # the game at this decision, once a playout has walked through it
-        self.first: dict[int, list[float]] = {}  # by position: the values the playout that tried it first read
+        self.first: dict[int, list[float]] = {}  # by position: the values the playout that tried it first read (backup="guarded")
 
     def record(self, pos: int, value: float) -> None:
         """A playout through position `pos` that earned `value` for the node's seat."""
@@ -264,7 +264,7 @@ class Mcts:
             child.state = game
             node = child
         value = self._value(game)
-        if expanded:
+        if expanded and self.params.backup == "guarded":  # only its reading needs them
             node.first[pos] = value
         for node, pos in path:
             node.record(pos, value[node.seat])

@@ -5,7 +5,7 @@ cimport cython
 
 from menorca_sim.core.engine cimport Engine
 from menorca_sim.core.tables cimport Tables
-from menorca_sim.observation cimport director_of, fleet_of
+from menorca_sim.observation cimport director_of, fleet_of, legacies_of
 
 # each column's position in FEATURES
 cdef int _CASH, _CERT_VALUE, _WEALTH, _WEALTH_SHARE, _RANK, _LEAD, _LEAD_SHARE, _CERTS, _LEGACIES, _INCOME
@@ -24,7 +24,5 @@ cpdef object seat_features(object game, object picked=*)
 @cython.locals(stock=int, operating=int, done=cython.double, operated=int, left=int)
 cdef void _round_columns(double[:, ::1] rows, int seat, dict progress, int ors, int n) except *
 cdef double _share(double part, double total, int n) except? -1
-@cython.locals(owned=int, l=int)
-cdef int _legacies(Engine eng, int p) except -1
 @cython.locals(t=Tables, left=int, v=int, c=int)
 cdef int _tier_left(Engine eng) except? -1

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Sequence
 
 import numpy as np
 
-from menorca_sim.observation import director_of, fleet_of
+from menorca_sim.observation import director_of, fleet_of, legacies_of
 
 if TYPE_CHECKING:
     from menorca_sim.core.engine import Engine
@@ -121,7 +121,7 @@ def seat_features(game: Game, picked: Sequence[int] | None = None) -> np.ndarray
         rows[seat, _LEAD] = lead
         rows[seat, _LEAD_SHARE] = lead / total if total else 0.0
         rows[seat, _CERTS] = eng.cert_count(seat)
-        rows[seat, _LEGACIES] = _legacies(eng, seat)
+        rows[seat, _LEGACIES] = len(legacies_of(eng, eng.leg_player, seat))
         rows[seat, _INCOME] = income[seat]
         rows[seat, _INCOME_SHARE] = _share(income[seat], total_income, n)
         rows[seat, _DIRECTED] = directed
@@ -169,15 +169,6 @@ def _round_columns(rows, seat: int, progress: dict, ors: int, n: int) -> None:
 def _share(part: float, total: float, n: int) -> float:
     """`part` of `total`; an equal share when there is nothing to share (no income yet)."""
     return part / total if total else 1.0 / n
-
-
-def _legacies(eng: Engine, p: int) -> int:
-    """Seat p's legacies: those in play, not closed, it owns."""
-    owned = 0
-    for l in eng.leg_in_play:
-        if eng.leg_player[l] == p and not eng.leg_closed[l]:
-            owned += 1
-    return owned
 
 
 def _tier_left(eng: Engine) -> int:
