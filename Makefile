@@ -83,15 +83,21 @@ ladder: $(BUILT)
 # policies/models/value_v2 made afresh from them (scored against value_v1 on the same
 # held-out rows; value_v1 stays as commit ba850e7's `make value` made it, on the states
 # after the auction and each OR only); then the second generation: games of the search
-# on value_v2 (experiments/value_data_g2.toml, about 10 minutes) and value_v3, the
-# default, fitted on both.
+# on value_v2 (experiments/value_data_g2.toml, about 10 minutes) and value_v3 fitted on
+# both; then the third: games of the search on value_v3 (value_data_g3.toml, about 10
+# minutes) and value_v4, the default, fitted on the search's games of both generations
+# and the heuristics' 3-player states only.
 value: $(BUILT)
-	rm -rf reports/value_data/data reports/value_data_g2/data policies/models/value_v2 policies/models/value_v3
+	rm -rf reports/value_data/data reports/value_data_g2/data reports/value_data_g3/data \
+		policies/models/value_v2 policies/models/value_v3 policies/models/value_v4
 	$(VENV)/bin/menorca-sim run experiments/value_data.toml --out reports/value_data/data --jobs 2 --quiet
 	$(VENV)/bin/menorca-sim learn reports/value_data/data --out policies/models/value_v2 --compare policies/models/value_v1
 	$(VENV)/bin/menorca-sim run experiments/value_data_g2.toml --out reports/value_data_g2/data --jobs 2 --quiet
 	$(VENV)/bin/menorca-sim learn reports/value_data/data reports/value_data_g2/data --out policies/models/value_v3 \
 		--compare policies/models/value_v2
+	$(VENV)/bin/menorca-sim run experiments/value_data_g3.toml --out reports/value_data_g3/data --jobs 2 --quiet
+	$(VENV)/bin/menorca-sim learn reports/value_data/data:players=3 reports/value_data_g2/data reports/value_data_g3/data \
+		--out policies/models/value_v4 --compare policies/models/value_v3
 
 fuzz: $(BUILT)
 	$(VENV)/bin/menorca-sim fuzz

@@ -20,9 +20,11 @@ if the game ended, else by `value`:
   win share, read at the next searched decision (`ors=0`): a leaf costs tens of µs,
   not a rollout's few milliseconds. The model reads mid-round states: value_v2 was
   trained on them (value_v1 only on states between rounds, and misread them: 0.21
-  against two heuristic_tuned at 3 players, against value_v2's 0.52), and the default,
-  value_v3, also on games of the search on value_v2, which it beats (0.68 of 400;
-  docs/strong-players.md).
+  against two heuristic_tuned at 3 players, against value_v2's 0.52), value_v3 also on
+  games of the search on value_v2, which it beats (0.68 of 400), and the default,
+  value_v4, on the search's games of two generations (on value_v2 and value_v3) beside
+  the heuristics' 3-player states, so it reads tables of heuristics too (it beats
+  value_v3's search, 0.63 of 400; docs/strong-players.md).
 - `rollout`: each player's share of the total wealth after rollouts to the end of the
   next operating round (`ors=1`), the search before the learned value, kept as it
   played. Ending rollouts at the end of an operating round rather than after a fixed
@@ -33,8 +35,11 @@ if the game ended, else by `value`:
 What it plays, `backup`:
 
 - `mean` (the default): the most visited action, if its mean value beats the heuristic's
-  choice by at least `margin` (win share or wealth share: 0.1 on the learned value, 0.05
-  on rollouts).
+  choice by at least `margin` (win share or wealth share: on rollouts 0.05; on the
+  learned value a fifth of the fair share unless given, 0.1 at 2 players and 0.067 at
+  3: a win share's steps shrink with the seats, and at 3 players with two rollout
+  searches value_v4 won 0.38 of 600 games at 0.1, 0.45 of 1,200 on other seeds at
+  0.067; docs/strong-players.md).
 - `guarded`: the tree read as every seat plays, this player included: at each node the
   heuristic's choice, unless a rival tried there (with at least `min_visits` playouts)
   is worth `margin` more to the seat deciding there; an action is worth what its
@@ -79,14 +84,15 @@ MODELS = Path(__file__).resolve().parent / "models"
 @dataclass(frozen=True)
 class MctsParams:
     value: str = "model"  # how a leaf is scored: the learned value ("model") or wealth share after a rollout ("rollout")
-    model: str = "value_v3"  # the learned value: a folder under policies/models/
+    model: str = "value_v4"  # the learned value: a folder under policies/models/
     playouts: int = 16  # per searched decision
     depth: int = 0  # heuristic actions played after the tree...
     ors: int = 0  # ...then on until this many more operating rounds have ended (the rollout value's default: 1)
     c: float = 0.3  # UCB1's exploration weight (values are shares in [0, 1])
     width: int = 6  # actions considered at a node
     widen: float = 0.0  # progressive widening: after n visits a node tries 1 + floor(n ** widen) of them; 0: all at once
-    margin: float = 0.1  # the heuristic's choice stands unless the search's beats it by this much (rollout value: 0.05)
+    # the heuristic's choice stands unless the search's beats it by this much (None: FAIR_MARGIN / players; rollout: 0.05)
+    margin: float | None = None
     backup: str = "mean"  # what it plays: by the mean of the playouts, or the tree read as every seat plays ("guarded")
     min_visits: int = 2  # backup="guarded": a rival is weighed once it has this many playouts (one read is the noisiest)
     base: str = "heuristic_tuned"  # the heuristic preset of the rollouts and the decisions not searched
@@ -102,6 +108,8 @@ class MctsParams:
             raise ValueError(f"backup must be one of {', '.join(BACKUPS)}, got {self.backup!r}")
 
 
+FAIR_MARGIN = 0.2
+"""The learned value's default margin, as a share of the fair share 1 / players."""
 ROLLOUT_DEFAULTS = {"ors": 1, "margin": 0.05}
 """Where the rollout value's defaults differ: they are the search's before the learned value."""
 
@@ -164,6 +172,7 @@ class Mcts:
         self.own = Heuristic(params.base, PRESETS[params.base], seat, rng)
         self.auction_strategy = "mcts"
         self.rollout: list[Heuristic] = []  # one greedy heuristic per seat, made at the first search
+        self.margin = params.margin  # if None, the default at the game's player count, set with the rollouts
         self.sold: tuple[int, set[str]] = (-1, set())  # (ORs played, companies it sold since): this stock round's
 
     def act_code(self, game) -> int:
@@ -173,6 +182,8 @@ class Mcts:
         if not self.rollout:
             greedy = replace(PRESETS[self.params.base], temperature=0.0)
             self.rollout = [Heuristic(self.params.base, greedy, s, self.rng) for s in range(game.players)]
+            if self.margin is None:
+                self.margin = FAIR_MARGIN / game.players
         banned = self._banned(game, legal)
         root = self._node(game, banned)
         root.actions = self._actions(root, game, legal, banned)
@@ -193,7 +204,7 @@ class Mcts:
             return self._guarded(root)[0] if root.children else 0
         best = root.visits.index(max(root.visits))
         means = [v / max(n, 1.0) for v, n in zip(root.value, root.visits)]
-        return best if means[best] - means[0] >= self.params.margin else 0
+        return best if means[best] - means[0] >= self.margin else 0
 
     def _guarded(self, node: Node) -> tuple[int, list[float]]:
         """The position `node`'s seat plays and the values it leads to, every seat below
@@ -205,7 +216,7 @@ class Mcts:
         mine = [v[node.seat] if pos == 0 or node.visits[pos] >= self.params.min_visits else -math.inf
                 for pos, v in enumerate(values)]
         best = mine.index(max(mine))
-        pos = best if mine[best] - mine[0] >= self.params.margin else 0
+        pos = best if mine[best] - mine[0] >= self.margin else 0
         return pos, values[pos]
 
     def _banned(self, game, legal: list[dict]) -> set[int]:

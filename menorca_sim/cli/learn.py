@@ -21,7 +21,9 @@ def command(datasets: tuple[str, ...], out: str, trees: int, depth: int, seed: i
     """Fit each seat's final win share to its features at each snapshot (after the
     auction, after each OR, at a sample of the searched decisions), from the states
     tables of DATASETS (made by `run --record-states`); a fifth of the games is held out
-    to score the model against the wealth share read at the same point."""
+    to score the model against the wealth share read at the same point. A dataset may
+    name the rows it gives after its folder: `reports/value_data/data:players=3` gives
+    its 3-player rows only (any column of the states table, values comma-separated)."""
     from menorca_sim.learn.train import LearnError, Settings, learn
 
     try:

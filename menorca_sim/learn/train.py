@@ -50,9 +50,12 @@ class Settings:
 
 def load_states(datasets: Sequence[str | Path]) -> pl.DataFrame:
     """The `states` rows of each dataset (checked part by part, as `report` does), with a
-    `dataset` column (its position in `datasets`) so that game ids of two datasets stay apart."""
+    `dataset` column (its position in `datasets`) so that game ids of two datasets stay
+    apart. A dataset may name the rows to keep after its folder (`select_rows`):
+    `reports/value_data/data:players=3` keeps its 3-player rows only."""
     frames = []
-    for i, folder in enumerate(map(Path, datasets)):
+    for i, spec in enumerate(map(str, datasets)):
+        folder, selection = _dataset_spec(spec)
         if not (folder / store.MANIFEST).is_file():
             raise LearnError(f"{folder}: not a dataset folder (no {store.MANIFEST})")
         with store.CheckedDataset(folder) as checked:
@@ -65,13 +68,47 @@ def load_states(datasets: Sequence[str | Path]) -> pl.DataFrame:
         if missing:
             raise LearnError(f"{folder}: its states table lacks the columns {', '.join(missing)} (recorded by an "
                              f"older version: run its experiment again)")
-        frames.append(frame.with_columns(dataset=pl.lit(i)))
+        frames.append(select_rows(frame, selection, spec).with_columns(dataset=pl.lit(i)))
     states = pl.concat(frames)
     games = states.select("dataset", "game_id").n_unique()
     if games < MIN_GAMES:
         raise LearnError(f"{', '.join(map(str, datasets))}: {games} games with states; at least {MIN_GAMES} are "
                          f"needed to hold some out")
     return states
+
+
+def select_rows(frame: pl.DataFrame, selection: dict[str, list[str]], spec: str) -> pl.DataFrame:
+    """The rows of `frame` whose every selected column holds one of its listed values
+    (`players=2,3`: 2- and 3-player rows), read as the column's type; `spec` names the
+    dataset in errors."""
+    for column, values in selection.items():
+        if column not in frame.columns:
+            raise LearnError(f"{spec}: {column!r} is not a column of the states table (one of "
+                             f"{', '.join(frame.columns)})")
+        kind = frame.schema[column]
+        try:
+            wanted = [float(v) if kind.is_float() else int(v) if kind.is_integer() else v for v in values]
+        except ValueError:
+            raise LearnError(f"{spec}: {column} holds numbers, not {','.join(values)!r}") from None
+        frame = frame.filter(pl.col(column).is_in(wanted))
+        if frame.is_empty():
+            raise LearnError(f"{spec}: no rows have {column} in {','.join(values)}")
+    return frame
+
+
+def _dataset_spec(spec: str) -> tuple[Path, dict[str, list[str]]]:
+    """`FOLDER` or `FOLDER:COLUMN=V1,V2[:COLUMN=...]`: the folder and the values kept per column."""
+    if Path(spec).is_dir() or "=" not in spec:
+        return Path(spec), {}
+    folder, *terms = spec.split(":")
+    selection = {}
+    for term in terms:
+        column, sep, values = term.partition("=")
+        if not sep or not column or not values or column in selection:
+            raise LearnError(f"{spec}: the rows to keep are named COLUMN=VALUE[,VALUE...] after the folder "
+                             f"(e.g. {folder}:players=3), not {term!r}")
+        selection[column] = values.split(",")
+    return Path(folder), selection
 
 
 def split_by_game(states: pl.DataFrame, held_out: float = HELD_OUT, seed: int = 0) -> tuple[pl.DataFrame, pl.DataFrame]:

@@ -65,13 +65,13 @@ VALUE_V1_GAMES = {("mcts(playouts=4, model=value_v1, margin=0.05)", "heuristic_t
 # `mcts` on value_v2 (the default when experiments/value_data_g2.toml, value_v3's training
 # games, was played) in these games: `make value` re-makes value_v3 only while it plays them so
 VALUE_V2_GAMES = {("mcts(playouts=4, model=value_v2)", "heuristic_tuned", 3): "9f9d6aa26ed0af53",
-                  ("mcts(model=value_v2)", "heuristic_tuned", "heuristic_tuned", 11): "02665b5d1ccc9f0a"}
+                  ("mcts(model=value_v2, margin=0.1)", "heuristic_tuned", "heuristic_tuned", 11): "02665b5d1ccc9f0a"}
 
 
-# the default `mcts` (value_v3, the mean backup) in these games, as it played them when
-# experiments/mcts_value.toml and budget_ladder.toml measured it
-VALUE_V3_GAMES = {("mcts(playouts=4)", "heuristic_tuned", 3): "7b90c5098af1da08",
-                  ("mcts", "heuristic_tuned", "heuristic_tuned", 11): "935b72768e593f02"}
+# `mcts` on value_v3 (the default when experiments/value_data_g3.toml, value_v4's
+# training games, was played) in these games: `make value` re-makes value_v4 only while it plays them
+VALUE_V3_GAMES = {("mcts(playouts=4, model=value_v3)", "heuristic_tuned", 3): "7b90c5098af1da08",
+                  ("mcts(model=value_v3, margin=0.1)", "heuristic_tuned", "heuristic_tuned", 11): "935b72768e593f02"}
 
 
 @pytest.mark.parametrize("games", [VALUE_V1_GAMES, VALUE_V2_GAMES, VALUE_V3_GAMES],
@@ -97,8 +97,8 @@ def test_the_model_is_loaded_once_per_process(monkeypatch):
     monkeypatch.setattr(mcts, "load_model", lambda folder: loads.append(folder) or "model")
     monkeypatch.setattr(mcts, "_model", mcts.cache(mcts._model.__wrapped__))  # a fresh cache, seeing the stub
     players = [mcts._factory(args, seat, np.random.default_rng(0))
-               for seat, args in enumerate(["", "playouts=4", "model=value_v3", "value=rollout"])]
-    assert loads == [mcts.MODELS / "value_v3"]
+               for seat, args in enumerate(["", "playouts=4", "model=value_v4", "value=rollout"])]
+    assert loads == [mcts.MODELS / "value_v4"]
     assert [p.model for p in players] == ["model", "model", "model", None]
 
 
@@ -111,6 +111,21 @@ def test_mcts_parameters_are_checked():
         make_policy("mcts(widen=1.5)", 0, np.random.default_rng(0))
     with pytest.raises(Exception, match=r"backup must be one of mean, guarded, got 'max'$"):
         make_policy("mcts(backup=max)", 0, np.random.default_rng(0))
+
+
+@pytest.mark.parametrize("args, margins", [("playouts=1", {2: 0.1, 3: 0.2 / 3}),
+                                           ("playouts=1, margin=0.1", {2: 0.1, 3: 0.1}),
+                                           ("playouts=1, margin=1", {3: 1.0}),
+                                           ("playouts=1, value=rollout", {2: 0.05, 3: 0.05})])
+def test_the_learned_values_margin_is_a_fifth_of_the_fair_share_unless_given(args, margins):
+    """A win share's steps shrink with the seats: the default margin does too (0.1 at 2
+    players, as before); a given margin, and the rollout value's, stay as they are."""
+    for players, margin in margins.items():
+        game = Game(RULES, players=players, seed=1)
+        player = mcts._factory(args, game.current_actor(), np.random.default_rng(0))
+        assert game.decision() in mcts.SEARCHED and game.legal_count() > 1
+        player.act_code(game)
+        assert player.margin == margin, (args, players)
 
 
 def _visit_order(widen: float, playouts: int) -> list[int]:
@@ -147,7 +162,7 @@ def _tree(reply: list[list[float]]) -> mcts.Node:
 
 
 def test_the_guarded_backup_reads_the_tree_as_every_seat_plays():
-    search = mcts.Mcts("mcts", mcts.MctsParams(backup="guarded", min_visits=1), 0, np.random.default_rng(0))
+    search = mcts.Mcts("mcts", mcts.MctsParams(backup="guarded", min_visits=1, margin=0.1), 0, np.random.default_rng(0))
     # seat 1 replies with its heuristic's choice unless a rival is worth 0.1 more to it
     pos, values = search._guarded(_tree([[0.75, 0.25], [0.7, 0.3]]))
     assert pos == 1 and values == [0.75, 0.25]
@@ -162,7 +177,7 @@ def test_the_guarded_backup_reads_the_tree_as_every_seat_plays():
 
 
 def test_the_guarded_backup_weighs_a_rival_only_after_min_visits_playouts():
-    search = mcts.Mcts("mcts", mcts.MctsParams(backup="guarded"), 0, np.random.default_rng(0))  # min_visits=2
+    search = mcts.Mcts("mcts", mcts.MctsParams(backup="guarded", margin=0.1), 0, np.random.default_rng(0))  # min_visits=2
     root = _tree([[0.75, 0.25], [0.7, 0.3]])
     assert search._guarded(root)[0] == 0  # the rival, worth 0.25 more, has one playout
     root.record(1, 0.7)

@@ -21,6 +21,7 @@ from helpers.states import play_until
 from menorca_sim.cli import main
 from menorca_sim.cli.errors import OneLineGroup
 from menorca_sim.game import Game
+from menorca_sim.learn.train import load_states, split_by_game
 from menorca_sim.play import play_game, seat_policies
 from menorca_sim.run import parquet_store as store
 from menorca_sim.run.outcomes import TABLES
@@ -130,6 +131,27 @@ def test_the_model_beats_the_wealth_share_on_held_out_games(datasets, tmp_path):
     assert (out / "model.npz").stat().st_size < 300_000
 
 
+def test_learn_trains_on_the_rows_a_dataset_names(datasets, tmp_path):
+    """`FOLDER:COLUMN=VALUES` keeps those rows of that dataset (value_v4 takes the
+    heuristics' 3-player states only), read as the column's type; the split by game is
+    the same, so the rows kept are the same rows in the same games."""
+    recorded = str(datasets[0])
+    every, ors = load_states([recorded]), load_states([f"{recorded}:kind=or"])
+    assert set(ors["kind"]) == {"or"} and ors.equals(every.filter(pl.col("kind") == "or"))
+    assert load_states([f"{recorded}:kind=or,auction:players=2"]).height == every.filter(
+        pl.col("kind") != "decision").height
+    both = load_states([recorded, f"{recorded}:kind=auction:seat=1"])
+    assert both.filter(pl.col("dataset") == 1).height == 90 and set(both.filter(pl.col("dataset") == 1)["seat"]) == {1}
+    out = tmp_path / "model"
+    done = CliRunner().invoke(CLI, ["learn", f"{recorded}:kind=or", "--out", str(out), "--trees", "20", "--depth", "3"])
+    assert done.exit_code == 0, done.output
+    meta = json.loads((out / META_FILE).read_text())
+    assert meta["held_out_log_loss"]["snapshots"].keys() == {"or"}
+    assert meta["training"]["datasets"] == [f"{recorded}:kind=or"]
+    held_out = split_by_game(every)[1].filter(pl.col("kind") == "or")
+    assert meta["training"]["held_out_rows"] == held_out.height
+
+
 def test_the_array_model_predicts_what_scikit_learn_predicts():
     from sklearn.ensemble import HistGradientBoostingClassifier
 
@@ -142,7 +164,8 @@ def test_the_array_model_predicts_what_scikit_learn_predicts():
     assert np.allclose(model.scores(x), classifier.decision_function(x), atol=1e-9)
 
 
-@pytest.mark.parametrize("folder", [COMMITTED, COMMITTED.with_name("value_v2")])
+@pytest.mark.parametrize("folder", [COMMITTED.with_name(f"value_v{n}") for n in (1, 2, 3, 4)],
+                         ids=lambda folder: folder.name)
 def test_the_committed_model_loads_and_evaluates_a_real_state(ruleset, folder):
     model = load_model(folder)
     meta = json.loads((folder / META_FILE).read_text())
@@ -197,6 +220,10 @@ def test_a_model_naming_a_column_the_code_does_not_compute_is_refused(tmp_path):
     ("used_out", "{d}/used: exists and is not an empty folder"),
     ("damaged", "truncated or corrupt"),
     ("few", "games with states; at least 10 are needed"),
+    ("unknown_column", "with/data:colour=red: 'colour' is not a column of the states table (one of game_id, "),
+    ("no_rows", "with/data:players=3: no rows have players in 3"),
+    ("not_a_number", "with/data:players=two: players holds numbers, not 'two'"),
+    ("bad_term", "with/data:players=2:or: the rows to keep are named COLUMN=VALUE[,VALUE...] after the folder"),
 ])
 def test_bad_input_to_learn_is_one_line(datasets, tmp_path, case, gist):
     recorded, default = datasets
@@ -210,6 +237,10 @@ def test_bad_input_to_learn_is_one_line(datasets, tmp_path, case, gist):
     if case == "few":
         source = run_study(tmp_path, STUDY.replace("games = 90", "games = 4").replace("seed = 11",
                                                                                   "seed = 11\nrecord_states = true"))
+    selection = {"unknown_column": "colour=red", "no_rows": "players=3", "not_a_number": "players=two",
+                 "bad_term": "players=2:or"}.get(case)
+    if selection:
+        source = f"{recorded}:{selection}"
     out = tmp_path / ("used" if case == "used_out" else "model")
     result = CliRunner().invoke(CLI, ["learn", str(source), "--out", str(out)])
     lines = result.output.strip().splitlines()
