@@ -20,13 +20,17 @@ from menorca_sim.cli import run as cli_run
 from menorca_sim.run.dataset_lock import LOCK
 
 CHUNK = 4
+# a toy game's seconds: after the two parts the test waits for, the run has some 15 s of
+# games left, so that a slow or busy machine still sends SIGTERM to a run in progress
+# (at 0.2 s, about 6 s, a CI run once saw the run finish first: exit 0)
+GAME_S = 0.5
 SLOW_CLI = f"""
 import functools, sys
 sys.path.insert(0, {str(TESTS)!r})
 from helpers.faults import sleepy_play
 from menorca_sim.cli import run as cli_run
 from menorca_sim.run.runner import run_experiment
-cli_run.run_experiment = functools.partial(run_experiment, play=functools.partial(sleepy_play, seconds=0.2))
+cli_run.run_experiment = functools.partial(run_experiment, play=functools.partial(sleepy_play, seconds={GAME_S}))
 cli_run.check_policy_spec = lambda spec, ruleset: None
 cli_run.command(sys.argv[1:])
 """
@@ -58,7 +62,9 @@ def test_sigterm_to_the_parent_ends_its_workers_and_releases_the_lock(tmp_path, 
     finally:
         if run.poll() is None:
             os.killpg(run.pid, signal.SIGKILL)
-    assert run.returncode == 128 + signal.SIGTERM
+    finished = len(list((out / "games").glob("part-*.parquet")))
+    assert run.returncode == 128 + signal.SIGTERM, \
+        f"exit {run.returncode} with {finished} of {exp.total_games // CHUNK} chunks played: {stderr}"
     assert stderr == "interrupted: finished chunks are kept; run again with --resume to finish\n"  # no semlock warning
     assert not (out / LOCK).exists()
     deadline = time.monotonic() + 10
