@@ -89,7 +89,8 @@ def select_rows(frame: pl.DataFrame, selection: dict[str, list[str]], spec: str)
         try:
             wanted = [float(v) if kind.is_float() else int(v) if kind.is_integer() else v for v in values]
         except ValueError:
-            raise LearnError(f"{spec}: {column} holds numbers, not {','.join(values)!r}") from None
+            numbers = "numbers" if kind.is_float() else "whole numbers"
+            raise LearnError(f"{spec}: {column} holds {numbers}, not {','.join(values)!r}") from None
         frame = frame.filter(pl.col(column).is_in(wanted))
         if frame.is_empty():
             raise LearnError(f"{spec}: no rows have {column} in {','.join(values)}")

@@ -223,6 +223,7 @@ def test_a_model_naming_a_column_the_code_does_not_compute_is_refused(tmp_path):
     ("unknown_column", "with/data:colour=red: 'colour' is not a column of the states table (one of game_id, "),
     ("no_rows", "with/data:players=3: no rows have players in 3"),
     ("not_a_number", "with/data:players=two: players holds numbers, not 'two'"),
+    ("not_whole", "with/data:seat=0,0.5: seat holds whole numbers, not '0,0.5'"),
     ("bad_term", "with/data:players=2:or: the rows to keep are named COLUMN=VALUE[,VALUE...] after the folder"),
 ])
 def test_bad_input_to_learn_is_one_line(datasets, tmp_path, case, gist):
@@ -238,7 +239,7 @@ def test_bad_input_to_learn_is_one_line(datasets, tmp_path, case, gist):
         source = run_study(tmp_path, STUDY.replace("games = 90", "games = 4").replace("seed = 11",
                                                                                   "seed = 11\nrecord_states = true"))
     selection = {"unknown_column": "colour=red", "no_rows": "players=3", "not_a_number": "players=two",
-                 "bad_term": "players=2:or"}.get(case)
+                 "not_whole": "seat=0,0.5", "bad_term": "players=2:or"}.get(case)
     if selection:
         source = f"{recorded}:{selection}"
     out = tmp_path / ("used" if case == "used_out" else "model")
