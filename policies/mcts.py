@@ -38,7 +38,7 @@ What it plays, `backup`:
   choice by at least `margin` (win share or wealth share: on rollouts 0.05; on the
   learned value a fifth of the fair share unless given, 0.1 at 2 players and 0.067 at
   3: a win share's steps shrink with the seats, and at 3 players with two rollout
-  searches value_v4 won 0.38 of 600 games at 0.1, 0.45 of 1,200 on other seeds at
+  searches value_v4 won 0.38 of 600 games at 0.1, 0.435 of 1,800 on other seeds at
   0.067; docs/strong-players.md).
 - `guarded`: the tree read as every seat plays, this player included: at each node the
   heuristic's choice, unless a rival tried there (with at least `min_visits` playouts)
