@@ -85,11 +85,13 @@ ladder: $(BUILT)
 # after the auction and each OR only); then the second generation: games of the search
 # on value_v2 (experiments/value_data_g2.toml, about 10 minutes) and value_v3 fitted on
 # both; then the third: games of the search on value_v3 (value_data_g3.toml, about 10
-# minutes) and value_v4, the default, fitted on the search's games of both generations
-# and the heuristics' 3-player states only.
+# minutes) and value_v4, fitted on the search's games of both generations and the
+# heuristics' 3-player states only; then a league: games of the search on value_v4
+# against the rollout search (value_data_g4.toml, about 4 minutes) and value_v5, the
+# default, fitted on them beside value_v4's data.
 value: $(BUILT)
-	rm -rf reports/value_data/data reports/value_data_g2/data reports/value_data_g3/data \
-		policies/models/value_v2 policies/models/value_v3 policies/models/value_v4
+	rm -rf reports/value_data/data reports/value_data_g2/data reports/value_data_g3/data reports/value_data_g4/data \
+		policies/models/value_v2 policies/models/value_v3 policies/models/value_v4 policies/models/value_v5
 	$(VENV)/bin/menorca-sim run experiments/value_data.toml --out reports/value_data/data --jobs 2 --quiet
 	$(VENV)/bin/menorca-sim learn reports/value_data/data --out policies/models/value_v2 --compare policies/models/value_v1
 	$(VENV)/bin/menorca-sim run experiments/value_data_g2.toml --out reports/value_data_g2/data --jobs 2 --quiet
@@ -98,6 +100,9 @@ value: $(BUILT)
 	$(VENV)/bin/menorca-sim run experiments/value_data_g3.toml --out reports/value_data_g3/data --jobs 2 --quiet
 	$(VENV)/bin/menorca-sim learn reports/value_data/data:players=3 reports/value_data_g2/data reports/value_data_g3/data \
 		--out policies/models/value_v4 --compare policies/models/value_v3
+	$(VENV)/bin/menorca-sim run experiments/value_data_g4.toml --out reports/value_data_g4/data --jobs 2 --quiet
+	$(VENV)/bin/menorca-sim learn reports/value_data/data:players=3 reports/value_data_g2/data reports/value_data_g3/data \
+		reports/value_data_g4/data --out policies/models/value_v5 --compare policies/models/value_v4
 
 fuzz: $(BUILT)
 	$(VENV)/bin/menorca-sim fuzz

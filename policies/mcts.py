@@ -21,10 +21,12 @@ if the game ended, else by `value`:
   not a rollout's few milliseconds. The model reads mid-round states: value_v2 was
   trained on them (value_v1 only on states between rounds, and misread them: 0.21
   against two heuristic_tuned at 3 players, against value_v2's 0.52), value_v3 also on
-  games of the search on value_v2, which it beats (0.68 of 400), and the default,
-  value_v4, on the search's games of two generations (on value_v2 and value_v3) beside
-  the heuristics' 3-player states, so it reads tables of heuristics too (it beats
-  value_v3's search, 0.63 of 400; docs/strong-players.md).
+  games of the search on value_v2, which it beats (0.68 of 400), value_v4 on the
+  search's games of two generations (on value_v2 and value_v3) beside the heuristics'
+  3-player states, so it reads tables of heuristics too (it beats value_v3's search,
+  0.63 of 400), and the default, value_v5, also on games of the search on value_v4
+  against the rollout search, a league's states that self-play never reaches (it beats
+  value_v4's search, 0.57 of 400; docs/strong-players.md).
 - `rollout`: each player's share of the total wealth after rollouts to the end of the
   next operating round (`ors=1`), the search before the learned value, kept as it
   played. Ending rollouts at the end of an operating round rather than after a fixed
@@ -84,7 +86,7 @@ MODELS = Path(__file__).resolve().parent / "models"
 @dataclass(frozen=True)
 class MctsParams:
     value: str = "model"  # how a leaf is scored: the learned value ("model") or wealth share after a rollout ("rollout")
-    model: str = "value_v4"  # the learned value: a folder under policies/models/
+    model: str = "value_v5"  # the learned value: a folder under policies/models/
     playouts: int = 16  # per searched decision
     depth: int = 0  # heuristic actions played after the tree...
     ors: int = 0  # ...then on until this many more operating rounds have ended (the rollout value's default: 1)

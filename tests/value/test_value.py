@@ -164,7 +164,7 @@ def test_the_array_model_predicts_what_scikit_learn_predicts():
     assert np.allclose(model.scores(x), classifier.decision_function(x), atol=1e-9)
 
 
-@pytest.mark.parametrize("folder", [COMMITTED.with_name(f"value_v{n}") for n in (1, 2, 3, 4)],
+@pytest.mark.parametrize("folder", [COMMITTED.with_name(f"value_v{n}") for n in (1, 2, 3, 4, 5)],
                          ids=lambda folder: folder.name)
 def test_the_committed_model_loads_and_evaluates_a_real_state(ruleset, folder):
     model = load_model(folder)
