@@ -65,6 +65,7 @@ import math
 from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
+from typing import Callable
 
 import numpy as np
 
@@ -176,6 +177,7 @@ class Mcts:
         self.rollout: list[Heuristic] = []  # one greedy heuristic per seat, made at the first search
         self.margin = params.margin  # if None, the default at the game's player count, set with the rollouts
         self.sold: tuple[int, set[str]] = (-1, set())  # (ORs played, companies it sold since): this stock round's
+        self.on_search: Callable[[Mcts, Node], None] | None = None  # shown each searched tree (menorca_sim/run/states.py)
 
     def act_code(self, game) -> int:
         if game.legal_count() == 1 or game.decision() not in self.searched:
@@ -193,6 +195,8 @@ class Mcts:
         if len(root.actions) > 1:
             for _ in range(self.params.playouts):
                 self._playout(root)
+            if self.on_search is not None:
+                self.on_search(self, root)
         chosen = root.actions[self._choice(root)]
         if legal[chosen]["type"] == "sell_cert":
             self.sold[1].add(legal[chosen]["company"])
@@ -294,6 +298,14 @@ class Mcts:
     def _greedy_move(self, game) -> None:
         """One move of the rollouts' heuristic, read as an int (no legal dicts built)."""
         game.apply_code(self.rollout[game.current_actor()].act_code(game))
+
+    def play_out(self, game) -> list[float]:
+        """Each seat's win share when every seat plays the rollouts' greedy heuristic from
+        `game` (played on, so pass a copy) to the end: a label of a state deep in a tree
+        (menorca_sim/run/states.py)."""
+        while not game.is_over():
+            self._greedy_move(game)
+        return game.result()["win_share"]
 
     def _value(self, game) -> list[float]:
         """Each seat's value after `depth` more heuristic actions and the operating rounds

@@ -23,7 +23,9 @@ def command(datasets: tuple[str, ...], out: str, trees: int, depth: int, seed: i
     tables of DATASETS (made by `run --record-states`); a fifth of the games is held out
     to score the model against the wealth share read at the same point. A dataset may
     name the rows it gives after its folder: `reports/value_data/data:players=3` gives
-    its 3-player rows only (any column of the states table, values comma-separated)."""
+    its 3-player rows only (any column of the states table, values comma-separated),
+    and how much each of them counts: `reports/value_data_g5/data:kind=leaf:weight=10`
+    gives its leaves (`record_leaves`), each counted ten times."""
     from menorca_sim.learn.train import LearnError, Settings, learn
 
     try:

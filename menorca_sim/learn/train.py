@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import math
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -52,10 +53,13 @@ def load_states(datasets: Sequence[str | Path]) -> pl.DataFrame:
     """The `states` rows of each dataset (checked part by part, as `report` does), with a
     `dataset` column (its position in `datasets`) so that game ids of two datasets stay
     apart. A dataset may name the rows to keep after its folder (`select_rows`):
-    `reports/value_data/data:players=3` keeps its 3-player rows only."""
+    `reports/value_data/data:players=3` keeps its 3-player rows only; and how much each
+    of its rows counts in the fit (a `weight` column): `...:kind=leaf:weight=10` counts
+    its leaves ten times, so that a few thousand of them weigh against the hundreds of
+    thousands of the trajectories' rows."""
     frames = []
     for i, spec in enumerate(map(str, datasets)):
-        folder, selection = _dataset_spec(spec)
+        folder, selection, weight = _dataset_spec(spec)
         if not (folder / store.MANIFEST).is_file():
             raise LearnError(f"{folder}: not a dataset folder (no {store.MANIFEST})")
         with store.CheckedDataset(folder) as checked:
@@ -68,7 +72,7 @@ def load_states(datasets: Sequence[str | Path]) -> pl.DataFrame:
         if missing:
             raise LearnError(f"{folder}: its states table lacks the columns {', '.join(missing)} (recorded by an "
                              f"older version: run its experiment again)")
-        frames.append(select_rows(frame, selection, spec).with_columns(dataset=pl.lit(i)))
+        frames.append(select_rows(frame, selection, spec).with_columns(dataset=pl.lit(i), weight=pl.lit(weight)))
     states = pl.concat(frames)
     games = states.select("dataset", "game_id").n_unique()
     if games < MIN_GAMES:
@@ -97,19 +101,33 @@ def select_rows(frame: pl.DataFrame, selection: dict[str, list[str]], spec: str)
     return frame
 
 
-def _dataset_spec(spec: str) -> tuple[Path, dict[str, list[str]]]:
-    """`FOLDER` or `FOLDER:COLUMN=V1,V2[:COLUMN=...]`: the folder and the values kept per column."""
+def _dataset_spec(spec: str) -> tuple[Path, dict[str, list[str]], float]:
+    """`FOLDER` or `FOLDER:COLUMN=V1,V2[:COLUMN=...][:weight=W]`: the folder, the values
+    kept per column and the weight of its rows (1 unless given)."""
     if Path(spec).is_dir() or "=" not in spec:
-        return Path(spec), {}
+        return Path(spec), {}, 1.0
     folder, *terms = spec.split(":")
-    selection = {}
+    selection, weight = {}, None
     for term in terms:
         column, sep, values = term.partition("=")
-        if not sep or not column or not values or column in selection:
+        if column == "weight" and sep and weight is None:
+            weight = _weight(spec, values)
+            continue
+        if not sep or not column or not values or column in selection or column == "weight":
             raise LearnError(f"{spec}: the rows to keep are named COLUMN=VALUE[,VALUE...] after the folder "
-                             f"(e.g. {folder}:players=3), not {term!r}")
+                             f"(e.g. {folder}:players=3), and their weight weight=W, not {term!r}")
         selection[column] = values.split(",")
-    return Path(folder), selection
+    return Path(folder), selection, 1.0 if weight is None else weight
+
+
+def _weight(spec: str, text: str) -> float:
+    try:
+        weight = float(text)
+    except ValueError:
+        weight = math.nan
+    if not (math.isfinite(weight) and weight > 0):
+        raise LearnError(f"{spec}: weight is how much each of its rows counts, a positive number, not {text!r}")
+    return weight
 
 
 def split_by_game(states: pl.DataFrame, held_out: float = HELD_OUT, seed: int = 0) -> tuple[pl.DataFrame, pl.DataFrame]:
@@ -151,15 +169,18 @@ def model_shares(model: ValueModel, states: pl.DataFrame) -> np.ndarray:
 
 
 def fit(train: pl.DataFrame, settings: Settings) -> ValueModel:
-    """The classifier of "wins" fitted to the rows, weighted by win share (see above)."""
+    """The classifier of "wins" fitted to the rows, weighted by win share (see above)
+    and by their dataset's `weight`, if any."""
     from sklearn.ensemble import HistGradientBoostingClassifier
 
     x = train.select(FEATURES).to_numpy()
     w = train["win_share"].to_numpy()
+    counts = train["weight"].to_numpy() if "weight" in train.columns else np.ones(len(w))
     classifier = HistGradientBoostingClassifier(
         max_iter=settings.trees, max_depth=settings.depth, learning_rate=settings.learning_rate,
         early_stopping=False, random_state=settings.seed)
-    classifier.fit(np.vstack([x, x]), np.r_[np.ones(len(w)), np.zeros(len(w))], sample_weight=np.r_[w, 1.0 - w])
+    classifier.fit(np.vstack([x, x]), np.r_[np.ones(len(w)), np.zeros(len(w))],
+                   sample_weight=np.r_[w * counts, (1.0 - w) * counts])
     return from_histgb(classifier, settings.depth, FEATURES)
 
 

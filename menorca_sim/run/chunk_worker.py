@@ -58,14 +58,18 @@ def play_one(ruleset: Ruleset, game: GameSpec, check: bool = False, rounds: bool
     end, return the summary. `check`: the invariant checks after every action (fuzzing);
     `rounds`: record the game's trajectory (without it, no `rounds` rows: the benchmark
     measures its cost); the `states` rows are recorded at the trajectory's snapshots and at
-    a sample of the searched decisions when `game.states`. The policies' decisions count
+    a sample of the searched decisions when `game.states`, and leaves of the search seats'
+    trees when `game.leaves`. The policies' decisions count
     against the run's decision limit, if any."""
     from menorca_sim.play import play_game, seat_policies
-    from menorca_sim.run.states import StateRecorder
+    from menorca_sim.run.states import StateRecorder, watch_searches
     from menorca_sim.run.trajectory import Trajectory
 
-    policies = counted(seat_policies(game.policies, game.seed))
+    policies = seat_policies(game.policies, game.seed)
     states = StateRecorder() if game.states else None
+    if game.leaves:
+        watch_searches(policies, states)
+    policies = counted(policies)
     trajectory = Trajectory(states) if rounds or states is not None else None
     watch = trajectory if states is None else _in_turn(trajectory, states.at_decision)
     summary = game_summary(play_game(ruleset, game.seed, policies, minors=list(game.minors) if game.minors else None,

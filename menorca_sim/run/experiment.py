@@ -53,7 +53,8 @@ from menorca_sim.rules.reader import Table
 from menorca_sim.seeding import CellKey, game_seed, seating_rng
 
 KEYS = {"name", "description", "ruleset", "overrides", "players", "minors", "games", "seed",
-        "seating", "policies", "populations", "variants", "sweep", "sweeps", "plan", "record_states"}
+        "seating", "policies", "populations", "variants", "sweep", "sweeps", "plan", "record_states",
+        "record_leaves"}
 SEATINGS = ("rotate", "random")
 MAX_POINTS = 1000  # sweep points in an experiment: each is a variant, its ruleset loaded and its games played
 
@@ -111,6 +112,7 @@ class GameSpec:
     policies: tuple[str, ...]  # policy spec per seat
     population: str = ""
     states: bool = False  # record the `states` table's rows (Experiment.record_states)
+    leaves: bool = False  # and leaves of the search seats' trees among them (Experiment.record_leaves)
 
 
 @dataclass(frozen=True)
@@ -129,6 +131,7 @@ class Experiment:
     target: dict[str, float] | None = None  # [plan]: effect, power, alpha, tests (the run prints the games needed)
     market_top: int | None = None  # the ruleset's highest market value: the report reads it from the manifest
     record_states: bool = False  # also write the `states` table (the learned value's training data)
+    record_leaves: bool = False  # with states deep in the `mcts` seats' trees among its rows (run/states.py)
 
     @property
     def total_games(self) -> int:
@@ -162,7 +165,8 @@ class Experiment:
             seats = options[int(seating_rng(self.seed, cell.seed_key, game_index).integers(len(options)))]
         return GameSpec(game_id=game_id, variant=variant.name, cell=cell.name, game_index=game_index,
                         seed=game_seed(self.seed, cell.seed_key, game_index), players=cell.players,
-                        minors=cell.minors, policies=seats, population=population.name, states=self.record_states)
+                        minors=cell.minors, policies=seats, population=population.name, states=self.record_states,
+                        leaves=self.record_leaves)
 
     def games_in(self, start: int, stop: int) -> Iterator[GameSpec]:
         return (self.game(i) for i in range(start, stop))
@@ -183,6 +187,7 @@ class Experiment:
             "sweeps": [{"name": sw.name, "keys": list(sw.keys), "points": list(sw.points)} for sw in self.sweeps],
             # only when on: a default plan (and a dataset made before the option) stays as it was
             **({"record_states": True} if self.record_states else {}),
+            **({"record_leaves": True} if self.record_leaves else {}),
         }
 
 
@@ -256,6 +261,9 @@ def _parse(t: Table, folder: Path, games_override: int | None, check_policy: Pol
         raise t.fail("name", problem)
     description = t.opt_str("description") or ""
     record_states = t.bool("record_states", False)
+    record_leaves = t.bool("record_leaves", False)
+    if record_leaves and not record_states:
+        raise t.fail("record_leaves", "leaves are rows of the states table: set record_states = true too")
     ruleset_key = t.str("ruleset", "default")
     ruleset_path = None if ruleset_key == "default" else str((folder / ruleset_key).resolve())
     games = t.int("games", minimum=1)
@@ -292,6 +300,7 @@ def _parse(t: Table, folder: Path, games_override: int | None, check_policy: Pol
     return Experiment(name=name, file=t.file, ruleset_path=ruleset_path, seed=seed, games=games,
                       seating=seating, cells=cells, variants=variants, populations=populations,
                       description=description, sweeps=sweeps, target=target, record_states=record_states,
+                      record_leaves=record_leaves,
                       market_top=max(c.value for row in ruleset.market for c in row if c is not None))
 
 

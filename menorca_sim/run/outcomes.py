@@ -117,16 +117,19 @@ TABLES: dict[str, pa.Schema] = {
 
 # The learned value's training rows (menorca_sim/run/states.py), written only by a run that
 # records states (`record_states`): each seat's features at each snapshot of `rounds` and
-# at a sample of the searched decisions, with its final win share as the label. One float
+# at a sample of the searched decisions, with its final win share as the label (and
+# leaves of the search's trees, with their own label: `record_leaves`). One float
 # column per feature, in FEATURES order.
 STATES = pa.schema([
     ("game_id", pa.int64()),
     ("variant", pa.string()),
-    ("kind", pa.string()),            # "auction" (right after it), "or" (right after one), "decision" (a searched one)
-    ("action", pa.int64()),           # actions applied before the snapshot: with kind, names it within its game
+    ("kind", pa.string()),            # "auction" (right after it), "or" (right after one), "decision" (a searched one),
+                                      # "leaf" (in a search's tree: record_leaves)
+    ("action", pa.int64()),           # actions applied before the snapshot (a leaf: before its search's root): with
+                                      # kind, names it within its game
     ("or", pa.int64()),               # ORs played: 0 = right after the auction, k = right after OR k (or during OR k+1)
     ("seat", pa.int64()),
-    ("win_share", pa.float64()),      # the seat's final win share (players.win_share)
+    ("win_share", pa.float64()),      # the seat's final win share (players.win_share); a leaf's: after greedy play
     *[(name, pa.float64()) for name in FEATURES],
 ])
 

@@ -8,7 +8,17 @@ each OR: `kind` "auction" and "or"), and a sample of the decisions a search read
 learned value at (`kind` "decision": the decisions `mcts` searches with the model, with
 more than one legal action), where a model trained on the trajectory's states alone
 reads states it has not seen. The sample is drawn by a hash of (game seed, actions
-applied), never from a generator of the game or its players, so recording changes no game."""
+applied), never from a generator of the game or its players, so recording changes no game.
+
+A third kind, when the experiment also asks (`record_leaves`): states deep in the trees of
+the `mcts` seats (`kind` "leaf"), where a larger search compares siblings one move apart
+that no game's trajectory passes through. Each is labelled not by the game's outcome
+(the game never went there) but by the seat's greedy heuristic played from it to the
+end in every seat (`Mcts.play_out`), on a copy: the search and the game go on unchanged.
+Counted ten times beside the trajectories' rows (`learn`'s `weight`), they make the first
+value on which 32 playouts clearly beat 16, but not 64 beat 32, and it is weaker than
+value_v5 against the rollout search: no model is made from them yet
+(docs/strong-players.md, "Leaves of the search's trees")."""
 from __future__ import annotations
 
 import hashlib
@@ -16,8 +26,14 @@ from typing import Any, Sequence
 
 from menorca_sim.game import Game
 from menorca_sim.value.features import FEATURES, seat_features
-from policies.mcts import SEARCHED_BY_MODEL
+from policies.mcts import SEARCHED_BY_MODEL, Mcts, Node
 
+LEAF_RATE = 0.25
+"""The share of a search seat's searches that give a leaf: one state each, labelled by a
+greedy play to the end (a few ms, about a heuristic game's cost)."""
+LEAF_DEPTH = 2
+"""A leaf is a state kept in the tree at least this many searched decisions below the
+root: the states one below are the root's moves, which the trajectory's rows resemble."""
 DECISION_RATE = 0.2
 """The share of the searched decisions recorded: a heuristic game has 150 to 180 of them
 with a choice, and states a few actions apart say nearly the same: a fifth keeps a few
@@ -40,19 +56,65 @@ class StateRecorder:
                 and sampled(game.seed, game.action_count()):
             self._record(game, "decision")
 
-    def _record(self, game: Game, kind: str) -> None:
+    def at_search(self, search: Mcts, root: Node) -> None:
+        """`Mcts.on_search`: for a sample of the searches, one state kept in the tree
+        `LEAF_DEPTH` or more searched decisions below `root`, labelled by `search.play_out`.
+        Its `action` is the root's, so that it names the leaf within its game."""
+        game = root.state
+        action = game.action_count()
+        if _draw(game.seed, action, "leaf") >= LEAF_RATE * 2 ** 64:
+            return
+        deep = [node.state for node in _below(root, LEAF_DEPTH) if node.state is not None]
+        if deep:
+            state = deep[_draw(game.seed, action, "pick") % len(deep)]
+            self._record(state, "leaf", action, search.play_out(state.clone()))
+
+    def _record(self, game: Game, kind: str, action: int | None = None,
+                label: Sequence[float] | None = None) -> None:
         if game.is_over():  # its outcome is known: a search reads the result there, not a value
             return
-        head = {"kind": kind, "action": game.action_count(), "or": game.ors_played()}
+        head = {"kind": kind, "action": game.action_count() if action is None else action, "or": game.ors_played()}
         for seat, row in enumerate(seat_features(game).tolist()):
-            self._rows.append({**head, "seat": seat, **dict(zip(FEATURES, row))})
+            self._rows.append({**head, "seat": seat, **dict(zip(FEATURES, row)),
+                               **({} if label is None else {"win_share": float(label[seat])})})
 
     def rows(self, win_share: Sequence[float]) -> list[dict[str, Any]]:
-        """The rows so far, each with its seat's final `win_share` (the label to learn)."""
-        return [{**row, "win_share": win_share[row["seat"]]} for row in self._rows]
+        """The rows so far, each with its seat's final `win_share` (the label to learn)
+        unless it has its own (a leaf's)."""
+        return [{"win_share": win_share[row["seat"]], **row} for row in self._rows]
+
+
+def watch_searches(policies: Sequence[Any], recorder: StateRecorder) -> None:
+    """Show `recorder` the trees of the `mcts` seats among `policies` (each found inside
+    the wrappers `make_policy` puts around it: a checked policy, a style with its own
+    auction strategy)."""
+    for policy in policies:
+        while policy is not None and not isinstance(policy, Mcts):
+            policy = getattr(policy, "policy", getattr(policy, "style", None))
+        if policy is not None:
+            policy.on_search = recorder.at_search
+
+
+def _below(root: Node, depth: int) -> list[Node]:
+    """The tree's nodes `depth` or more levels below `root`, in the order of a walk down
+    each child in the order it was added (so a game's leaves do not depend on Python's hashing)."""
+    found, stack = [], [(child, 1) for child in reversed(list(root.children.values()))]
+    while stack:
+        node, level = stack.pop()
+        if node is None:
+            continue
+        if level >= depth:
+            found.append(node)
+        stack.extend((child, level + 1) for child in reversed(list(node.children.values())))
+    return found
 
 
 def sampled(seed: int, action: int, rate: float = DECISION_RATE) -> bool:
     """Whether the decision after `action` actions of the game of `seed` is recorded."""
-    digest = hashlib.blake2b(f"{seed}:{action}".encode(), digest_size=8).digest()
-    return int.from_bytes(digest, "big") < rate * 2 ** 64
+    return _draw(seed, action) < rate * 2 ** 64
+
+
+def _draw(*parts: object) -> int:
+    """A 64-bit number drawn by a hash of `parts`: the same parts, the same number."""
+    digest = hashlib.blake2b(":".join(map(str, parts)).encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big")

@@ -47,3 +47,13 @@ minors = "all"
 [policies]
 seats = "random_legal"
 """
+
+
+def run_studies(base, texts: dict[str, str]) -> tuple:
+    """Each of `texts` played by `run_study` in its own folder of `base` (named by its
+    key), in order: their dataset folders."""
+    folders = []
+    for name, text in texts.items():
+        (base / name).mkdir()
+        folders.append(run_study(base / name, text))
+    return tuple(folders)

@@ -149,9 +149,11 @@ BAD = [
      "exp.toml: games: 2400000000 games per cell, variant and population make 14,400,000,000 games in all; "
      "a dataset holds at most 100,000,000"),
     (good("gmaes = 3\n"), "exp.toml: gmaes: unknown key (expected one of: description, games, minors, name, "
-                           "overrides, plan, players, policies, populations, record_states, ruleset, seating, seed, sweep, sweeps, "
-                           "variants)"),
+                           "overrides, plan, players, policies, populations, record_leaves, record_states, ruleset, seating, seed, "
+                           "sweep, sweeps, variants)"),
     (good('record_states = "yes"\n'), "exp.toml: record_states: expected true or false, got 'yes'"),
+    (good("record_leaves = true\n"), "exp.toml: record_leaves: leaves are rows of the states table: set "
+                                     "record_states = true too"),
     (GOOD.replace("games = 6", "games = 0"), "exp.toml: games: expected a positive integer, got 0"),
     (GOOD.replace("games = 6", "games = 8"), 'exp.toml: games: 8 is not a multiple of 6, the number of seatings of '
                                               '3 players (seating = "rotate" plays each equally often)'),

@@ -15,13 +15,13 @@ import polars as pl
 import pyarrow.parquet as pq
 import pytest
 from click.testing import CliRunner
-from helpers.experiment_files import one_draw_study, run_study
+from helpers.experiment_files import one_draw_study, run_studies, run_study
 from helpers.states import play_until
 
 from menorca_sim.cli import main
 from menorca_sim.cli.errors import OneLineGroup
 from menorca_sim.game import Game
-from menorca_sim.learn.train import load_states, split_by_game
+from menorca_sim.learn.train import Settings, fit, load_states, model_shares, split_by_game, who_wins_log_loss
 from menorca_sim.play import play_game, seat_policies
 from menorca_sim.run import parquet_store as store
 from menorca_sim.run.outcomes import TABLES
@@ -39,11 +39,8 @@ STUDY = one_draw_study("states", 11, 90, 2, '[policies]\nseats = ["heuristic_tun
 @pytest.fixture(scope="module")
 def datasets(tmp_path_factory):
     """The same study played twice: with the states recorded, and as a default run."""
-    base = tmp_path_factory.mktemp("value")
-    (base / "with").mkdir()
-    (base / "without").mkdir()
-    return (run_study(base / "with", STUDY.replace("seed = 11", "seed = 11\nrecord_states = true")),
-            run_study(base / "without", STUDY))
+    return run_studies(tmp_path_factory.mktemp("value"),
+                       {"with": STUDY.replace("seed = 11", "seed = 11\nrecord_states = true"), "without": STUDY})
 
 
 def test_recording_states_changes_no_game_and_adds_only_the_states_table(datasets):
@@ -152,6 +149,28 @@ def test_learn_trains_on_the_rows_a_dataset_names(datasets, tmp_path):
     assert meta["training"]["held_out_rows"] == held_out.height
 
 
+def test_learn_counts_a_dataset_s_rows_by_its_weight(datasets):
+    """`FOLDER:...:weight=W` counts those rows W times in the fit (the leaves of value_v6
+    beside the trajectories' rows); weight 1, the default, fits what no weight fits."""
+    recorded = str(datasets[0])
+    plain = load_states([recorded])
+    assert set(plain["weight"]) == {1.0} and plain.equals(load_states([f"{recorded}:weight=1"]))
+    both = load_states([recorded, f"{recorded}:kind=or:weight=4"])
+    assert set(both.filter(pl.col("dataset") == 1)["weight"]) == {4.0}
+    assert set(both.filter(pl.col("dataset") == 1)["kind"]) == {"or"}
+    settings = Settings(trees=20, depth=3)
+    train, test = split_by_game(plain)
+    x = test.select(FEATURES).to_numpy()
+    once = fit(train, settings)
+    assert np.array_equal(once.scores(x), fit(train.drop("weight"), settings).scores(x))
+    ors = train.with_columns(weight=pl.when(pl.col("kind") == "or").then(8.0).otherwise(1.0))
+    heavier = fit(ors, settings)
+    assert not np.array_equal(once.scores(x), heavier.scores(x))
+    counted = train.filter(pl.col("kind") == "or")  # the fit leans toward the rows it counts more
+    assert who_wins_log_loss(counted, model_shares(heavier, counted)) < who_wins_log_loss(counted,
+                                                                                           model_shares(once, counted))
+
+
 def test_the_array_model_predicts_what_scikit_learn_predicts():
     from sklearn.ensemble import HistGradientBoostingClassifier
 
@@ -225,6 +244,8 @@ def test_a_model_naming_a_column_the_code_does_not_compute_is_refused(tmp_path):
     ("not_a_number", "with/data:players=two: players holds numbers, not 'two'"),
     ("not_whole", "with/data:seat=0,0.5: seat holds whole numbers, not '0,0.5'"),
     ("bad_term", "with/data:players=2:or: the rows to keep are named COLUMN=VALUE[,VALUE...] after the folder"),
+    ("bad_weight", "with/data:kind=or:weight=0: weight is how much each of its rows counts, a positive number, not '0'"),
+    ("weight_twice", "with/data:weight=2:weight=3: the rows to keep are named COLUMN=VALUE[,VALUE...] after the folder"),
 ])
 def test_bad_input_to_learn_is_one_line(datasets, tmp_path, case, gist):
     recorded, default = datasets
@@ -239,7 +260,8 @@ def test_bad_input_to_learn_is_one_line(datasets, tmp_path, case, gist):
         source = run_study(tmp_path, STUDY.replace("games = 90", "games = 4").replace("seed = 11",
                                                                                   "seed = 11\nrecord_states = true"))
     selection = {"unknown_column": "colour=red", "no_rows": "players=3", "not_a_number": "players=two",
-                 "not_whole": "seat=0,0.5", "bad_term": "players=2:or"}.get(case)
+                 "not_whole": "seat=0,0.5", "bad_term": "players=2:or", "bad_weight": "kind=or:weight=0",
+                 "weight_twice": "weight=2:weight=3"}.get(case)
     if selection:
         source = f"{recorded}:{selection}"
     out = tmp_path / ("used" if case == "used_out" else "model")
