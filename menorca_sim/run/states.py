@@ -15,10 +15,10 @@ the `mcts` seats (`kind` "leaf"), where a larger search compares siblings one mo
 that no game's trajectory passes through. Each is labelled not by the game's outcome
 (the game never went there) but by the seat's greedy heuristic played from it to the
 end in every seat (`Mcts.play_out`), on a copy: the search and the game go on unchanged.
-Counted ten times beside the trajectories' rows (`learn`'s `weight`), they make the first
-value on which 32 playouts clearly beat 16, but not 64 beat 32, and it is weaker than
-value_v5 against the rollout search: no model is made from them yet
-(docs/strong-players.md, "Leaves of the search's trees")."""
+Leaves of 16- and 64-playout trees, each counted ten times beside the trajectories' rows
+(`learn`'s `weight`), make the first good value on which 32 playouts beat 16 and 64 beat
+32; but 128 still loses to 64, and the search loses ground against the rollout search, so
+no model is made from them yet (docs/strong-players.md, "Leaves of the search's trees")."""
 from __future__ import annotations
 
 import hashlib
