@@ -150,7 +150,7 @@ def test_learn_trains_on_the_rows_a_dataset_names(datasets, tmp_path):
 
 
 def test_learn_counts_a_dataset_s_rows_by_its_weight(datasets):
-    """`FOLDER:...:weight=W` counts those rows W times in the fit (the leaves of value_v6
+    """`FOLDER:...:weight=W` counts those rows W times in the fit (a few thousand leaves
     beside the trajectories' rows); weight 1, the default, fits what no weight fits."""
     recorded = str(datasets[0])
     plain = load_states([recorded])
