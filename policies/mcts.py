@@ -26,7 +26,10 @@ if the game ended, else by `value`:
   3-player states, so it reads tables of heuristics too (it beats value_v3's search,
   0.63 of 400), and the default, value_v5, also on games of the search on value_v4
   against the rollout search, a league's states that self-play never reaches (it beats
-  value_v4's search, 0.57 of 400; docs/strong-players.md).
+  value_v4's search, 0.57 of 400). value_v6 also learns states deep in the trees of the
+  search on value_v5 at 16 and 64 playouts, each labelled by greedy play to the end and
+  counted ten times: on UCB1 roots it loses to the rollout search more than value_v5 does,
+  with halving at the root it beats value_v5's search 0.68 of 400 (docs/strong-players.md).
 - `rollout`: each player's share of the total wealth after rollouts to the end of the
   next operating round (`ors=1`), the search before the learned value, kept as it
   played. Ending rollouts at the end of an operating round rather than after a fixed
@@ -34,10 +37,21 @@ if the game ended, else by `value`:
   of the round cycle, and a search cut at a fixed depth lost nearly every game to the
   heuristic.
 
+At the root, `root="halving"` spends the playouts by sequential halving instead of UCB1
+(`Mcts._halve`): every action the same playouts, then the better half again, and so on,
+so the actions compared at the end have had the same visits. Under UCB1 the most visited
+action's mean, read over many playouts, is compared with the heuristic choice's, read
+over a few, and each mean is an average over whatever was tried below it, so the two are
+not alike. At 2 players halving is much the stronger: on value_v5 it beats UCB1 at the
+root 0.585 of 400 games, and with value_v6 it beats the rollout search 0.866 of 2,400
+(value_v5 on UCB1: 0.759). At 3 players with two rollout searches it makes 0.435 of
+1,200, under the 0.463 of the default, so it is an option, not yet the default
+(docs/strong-players.md, "Sequential halving at the root").
+
 What it plays, `backup`:
 
-- `mean` (the default): the most visited action, if its mean value beats the heuristic's
-  choice by at least `margin` (win share or wealth share: on rollouts 0.05; on the
+- `mean` (the default): the most visited action (by halving, the best mean of those
+  visited most), if its mean value beats the heuristic's choice by at least `margin` (win share or wealth share: on rollouts 0.05; on the
   learned value a fifth of the fair share unless given, 0.1 at 2 players and 0.067 at
   3: a win share's steps shrink with the seats, and at 3 players with two rollout
   searches value_v4 won 0.38 of 600 games at 0.1, 0.435 of 1,800 on other seeds at
@@ -81,6 +95,7 @@ SEARCHED = (*AUCTION_DECISIONS, "stock_turn", "buy_vehicles", "dividend")
 SEARCHED_BY_MODEL = (*SEARCHED, "company_sells", "company_buys_back", "company_buys_legacy")
 VALUES = ("model", "rollout")
 BACKUPS = ("mean", "guarded")
+ROOTS = ("ucb", "halving")
 MODELS = Path(__file__).resolve().parent / "models"
 
 
@@ -93,6 +108,7 @@ class MctsParams:
     ors: int = 0  # ...then on until this many more operating rounds have ended (the rollout value's default: 1)
     c: float = 0.3  # UCB1's exploration weight (values are shares in [0, 1])
     width: int = 6  # actions considered at a node
+    root: str = "ucb"  # how the root spends its playouts: by UCB1 as every node, or by sequential halving ("halving")
     widen: float = 0.0  # progressive widening: after n visits a node tries 1 + floor(n ** widen) of them; 0: all at once
     # the heuristic's choice stands unless the search's beats it by this much (None: FAIR_MARGIN / players; rollout: 0.05)
     margin: float | None = None
@@ -107,6 +123,8 @@ class MctsParams:
             raise ValueError(f"base must be a heuristic preset ({', '.join(sorted(PRESETS))}), got {self.base!r}")
         if self.value not in VALUES:
             raise ValueError(f"value must be one of {', '.join(VALUES)}, got {self.value!r}")
+        if self.root not in ROOTS:
+            raise ValueError(f"root must be one of {', '.join(ROOTS)}, got {self.root!r}")
         if self.backup not in BACKUPS:
             raise ValueError(f"backup must be one of {', '.join(BACKUPS)}, got {self.backup!r}")
 
@@ -193,8 +211,11 @@ class Mcts:
         root.actions = self._actions(root, game, legal, banned)
         root.state = game  # only ever copied
         if len(root.actions) > 1:
-            for _ in range(self.params.playouts):
-                self._playout(root)
+            if self.params.root == "halving":
+                self._halve(root)
+            else:
+                for _ in range(self.params.playouts):
+                    self._playout(root)
             if self.on_search is not None:
                 self.on_search(self, root)
         chosen = root.actions[self._choice(root)]
@@ -202,13 +223,39 @@ class Mcts:
             self.sold[1].add(legal[chosen]["company"])
         return chosen
 
+    def _halve(self, root: Node) -> None:
+        """Sequential halving (Karnin et al. 2013, the root of Gumbel MuZero): the budget
+        split evenly over log2(width) rounds; in each, every action still in gets the
+        same playouts (at least one, while the budget lasts), then the better half by
+        mean stays in, the heuristic's choice always. The last ones in have had equal
+        visits, so their means, each an average over as many tries below, compare like
+        with like."""
+        alive = list(range(len(root.actions)))
+        rounds = math.ceil(math.log2(len(alive)))
+        left = self.params.playouts
+        for r in range(rounds):
+            each = max(1, left // ((rounds - r) * len(alive)))
+            for pos in alive:
+                tries = min(each, left)  # a budget below the width runs out in the first round
+                for _ in range(tries):
+                    self._playout(root, pos)
+                left -= tries
+            if not left:
+                return
+            ranked = sorted(alive, key=lambda k: root.value[k] / root.visits[k], reverse=True)
+            alive = sorted({0, *ranked[:math.ceil(len(alive) / 2)]})
+
     def _choice(self, root: Node) -> int:
-        """The most visited action, unless its mean value beats the heuristic's (position 0)
-        by less than `margin`: then the heuristic's. With `backup="guarded"`, the action
-        `_guarded` reads from the tree."""
+        """The most visited action (by halving: the best mean of those visited most),
+        unless its mean value beats the heuristic's (position 0) by less than `margin`:
+        then the heuristic's. With `backup="guarded"`, the action `_guarded` reads from
+        the tree."""
         if self.params.backup == "guarded":
             return self._guarded(root)[0] if root.children else 0
-        best = root.visits.index(max(root.visits))
+        most = max(root.visits)
+        best = root.visits.index(most)
+        if self.params.root == "halving":
+            best = max((k for k, n in enumerate(root.visits) if n == most), key=lambda k: root.value[k])
         means = [v / max(n, 1.0) for v, n in zip(root.value, root.visits)]
         return best if means[best] - means[0] >= self.margin else 0
 
@@ -254,14 +301,15 @@ class Mcts:
         others = [i for i in node.allowed if i != first]
         return [first, *(others if node.picks is None else [others[j] for j in node.picks])]
 
-    def _playout(self, node: Node) -> None:
-        """One playout from `node` (the root): down the tree by UCB1 to where it ends,
-        one node added there, the leaf scored, and the value backed up the path. The
-        walk plays no move inside the tree: it starts from a copy of the deepest node
-        it reaches whose state is kept."""
+    def _playout(self, node: Node, first: int = -1) -> None:
+        """One playout from `node` (the root), through its action `first` if given: down
+        the tree by UCB1 to where it ends, one node added there, the leaf scored, and the
+        value backed up the path. The walk plays no move inside the tree: it starts from
+        a copy of the deepest node it reaches whose state is kept."""
         path: list[tuple[Node, int]] = []
         while True:
-            pos = node.select(self.params.c, self.params.widen)
+            pos = node.select(self.params.c, self.params.widen) if first < 0 else first
+            first = -1
             path.append((node, pos))
             child = node.children.get(pos)
             if child is not None and child.state is not None:

@@ -33,7 +33,7 @@ def _play(specs: list[str], seed: int, stop: int = MAX_ACTIONS) -> Game:
 
 
 @pytest.mark.parametrize("spec", ["mcts(playouts=8, depth=8, ors=0, value=rollout)", "mcts(playouts=4, value=rollout)",
-                                  "mcts(playouts=4)", "mcts(playouts=4, backup=guarded)"])
+                                  "mcts(playouts=4)", "mcts(playouts=4, backup=guarded)", "mcts(playouts=8, root=halving)"])
 def test_the_same_seed_plays_the_same_mcts_game(spec):
     # seed 0: before its stock-round guard the first sold and bought back for ever here
     specs = [spec, "heuristic"]
@@ -81,8 +81,15 @@ VALUE_V4_GAMES = {("mcts(playouts=4, model=value_v4)", "heuristic_tuned", 3): "7
                   ("mcts(model=value_v4)", "heuristic_tuned", "heuristic_tuned", 11): "84a9eb7bb7dbcce4"}
 
 
-@pytest.mark.parametrize("games", [VALUE_V1_GAMES, VALUE_V2_GAMES, VALUE_V3_GAMES, VALUE_V4_GAMES],
-                         ids=["value_v1", "value_v2", "value_v3", "value_v4"])
+# `mcts` on value_v5 (the default when experiments/value_data_g5.toml and
+# value_data_g6.toml, value_v6's leaves, were played) in these games: `make value`
+# re-makes value_v6 only while it plays them so
+VALUE_V5_GAMES = {("mcts(playouts=4, model=value_v5, root=ucb)", "heuristic_tuned", 3): "730e28d13962ce64",
+                  ("mcts(model=value_v5, root=ucb)", "heuristic_tuned", "heuristic_tuned", 11): "15ebc779efa063fb"}
+
+
+@pytest.mark.parametrize("games", [VALUE_V1_GAMES, VALUE_V2_GAMES, VALUE_V3_GAMES, VALUE_V4_GAMES, VALUE_V5_GAMES],
+                         ids=["value_v1", "value_v2", "value_v3", "value_v4", "value_v5"])
 def test_the_earlier_learned_values_play_as_they_did(games):
     for game, fingerprint in games.items():
         *specs, seed = game
@@ -118,6 +125,8 @@ def test_mcts_parameters_are_checked():
         make_policy("mcts(widen=1.5)", 0, np.random.default_rng(0))
     with pytest.raises(Exception, match=r"backup must be one of mean, guarded, got 'max'$"):
         make_policy("mcts(backup=max)", 0, np.random.default_rng(0))
+    with pytest.raises(Exception, match=r"root must be one of ucb, halving, got 'gumbel'$"):
+        make_policy("mcts(root=gumbel)", 0, np.random.default_rng(0))
 
 
 @pytest.mark.parametrize("args, margins", [("playouts=1", {2: 0.1, 3: 0.2 / 3}),
@@ -152,6 +161,46 @@ def test_progressive_widening_admits_an_action_as_the_visits_pass_each_square():
     # with widen=0.5 the k-th action comes in at the (k-1)-th square of the visits: 0, 1, 4, 9, 16
     assert [order.index(k) for k in range(4)] == [0, 1, 4, 9]
     assert 4 not in order and set(order) == {0, 1, 2, 3}
+
+
+def _halved(values: list[float], margin: float, playouts: int = 16) -> tuple[list[float], int]:
+    """The root visits sequential halving leaves at `playouts` over 6 actions, each
+    playout through position k reading `values[k]`, and the position it plays."""
+    search = mcts.Mcts("mcts", mcts.MctsParams(root="halving", margin=margin, playouts=playouts), 0,
+                       np.random.default_rng(0))
+    root = mcts.Node(0, list(range(6)), None)
+    root.actions = list(range(6))
+
+    def playout(node, first):
+        node.children[first] = None
+        node.record(first, values[first])
+
+    search._playout = playout
+    search._halve(root)
+    return root.visits, search._choice(root)
+
+
+def test_sequential_halving_gives_the_last_ones_in_equal_visits_within_the_budget():
+    # 3 rounds: all 6 once; the best half (positions 2, 4, 0) once more; then the
+    # best half again, 2 and 4, with the heuristic's choice (0), which always stays in,
+    # twice each: 15 of the 16 playouts
+    visits, chosen = _halved([0.5, 0.2, 0.9, 0.3, 0.8, 0.1], margin=0.1)
+    assert visits == [4, 1, 4, 1, 4, 1] and chosen == 2  # the best mean of the most visited
+    _, chosen = _halved([0.5, 0.2, 0.55, 0.3, 0.1, 0.1], margin=0.1)
+    assert chosen == 0  # the best leads the heuristic's choice by less than the margin
+    visits, _ = _halved([0.1, 0.2, 0.9, 0.3, 0.8, 0.7], margin=0.1)
+    assert visits == [4, 1, 4, 1, 4, 2]  # position 0 stays in, last of the means
+    visits, chosen = _halved([0.5, 0.2, 0.9, 0.3, 0.8, 0.1], margin=0.1, playouts=4)
+    assert visits == [1, 1, 1, 1, 0, 0] and chosen == 2  # a budget below the width: the first four
+
+
+def test_a_root_with_one_action_left_plays_it_without_a_search():
+    """A stock turn whose other actions are all banned buy-backs has one action: no
+    playout is made, and the choice (read with no visits) is that action."""
+    search = mcts.Mcts("mcts", mcts.MctsParams(root="halving", margin=0.1), 0, np.random.default_rng(0))
+    root = mcts.Node(0, [3], None)
+    root.actions = [3]
+    assert search._choice(root) == 0
 
 
 def _tree(reply: list[list[float]]) -> mcts.Node:
