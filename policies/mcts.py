@@ -43,19 +43,19 @@ so the actions compared at the end have had the same visits. Under UCB1 the most
 action's mean, read over many playouts, is compared with the heuristic choice's, read
 over a few, and each mean is an average over whatever was tried below it, so the two are
 not alike. At 2 players halving is much the stronger: on value_v5 it beats UCB1 at the
-root 0.585 of 400 games, and with value_v6 it beats the rollout search 0.866 of 2,400
-(value_v5 on UCB1: 0.759). At 3 players with two rollout searches it makes 0.435 of
-1,200, under the 0.463 of the default, so it is an option, not yet the default
-(docs/strong-players.md, "Sequential halving at the root").
+root 0.585 of 400 games and the rollout search 0.868 of 2,400 (on UCB1: 0.759). At 3
+players with two rollout searches it holds the default's share (0.459 of 1,200, on UCB1
+0.463); with value_v6 it drops to 0.435. It is an option until the default's studies are
+re-run with it (docs/strong-players.md, "Sequential halving at the root").
 
 What it plays, `backup`:
 
 - `mean` (the default): the most visited action (by halving, the best mean of those
-  visited most), if its mean value beats the heuristic's choice by at least `margin` (win share or wealth share: on rollouts 0.05; on the
-  learned value a fifth of the fair share unless given, 0.1 at 2 players and 0.067 at
-  3: a win share's steps shrink with the seats, and at 3 players with two rollout
-  searches value_v4 won 0.38 of 600 games at 0.1, 0.435 of 1,800 on other seeds at
-  0.067; docs/strong-players.md).
+  visited most), if its mean value beats the heuristic's choice by at least `margin`
+  (win share or wealth share: on rollouts 0.05; on the learned value a fifth of the fair
+  share unless given, 0.1 at 2 players and 0.067 at 3: a win share's steps shrink with
+  the seats, and at 3 players with two rollout searches value_v4 won 0.38 of 600 games
+  at 0.1, 0.435 of 1,800 on other seeds at 0.067; docs/strong-players.md).
 - `guarded`: the tree read as every seat plays, this player included: at each node the
   heuristic's choice, unless a rival tried there (with at least `min_visits` playouts)
   is worth `margin` more to the seat deciding there; an action is worth what its
