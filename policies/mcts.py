@@ -253,9 +253,8 @@ class Mcts:
         if self.params.backup == "guarded":
             return self._guarded(root)[0] if root.children else 0
         most = max(root.visits)
-        best = root.visits.index(most)
-        if self.params.root == "halving":
-            best = max((k for k, n in enumerate(root.visits) if n == most), key=lambda k: root.value[k])
+        tied = [k for k, n in enumerate(root.visits) if n == most]
+        best = max(tied, key=lambda k: root.value[k]) if self.params.root == "halving" else tied[0]
         means = [v / max(n, 1.0) for v, n in zip(root.value, root.visits)]
         return best if means[best] - means[0] >= self.margin else 0
 

@@ -17,8 +17,10 @@ that no game's trajectory passes through. Each is labelled not by the game's out
 end in every seat (`Mcts.play_out`), on a copy: the search and the game go on unchanged.
 Leaves of 16- and 64-playout trees, each counted ten times beside the trajectories' rows
 (`learn`'s `weight`), make the first good value on which 32 playouts beat 16 and 64 beat
-32; but 128 still loses to 64, and the search loses ground against the rollout search, so
-no model is made from them yet (docs/strong-players.md, "Leaves of the search's trees")."""
+32, but 128 still loses to 64. That value, value_v6, loses ground against the rollout
+search on UCB1 roots and is the strongest two-player search with halving at the root
+(docs/strong-players.md, "Leaves of the search's trees" and "Sequential halving at the
+root")."""
 from __future__ import annotations
 
 import hashlib
