@@ -37,16 +37,19 @@ if the game ended, else by `value`:
   of the round cycle, and a search cut at a fixed depth lost nearly every game to the
   heuristic.
 
-At the root, `root="halving"` spends the playouts by sequential halving instead of UCB1
-(`Mcts._halve`): every action the same playouts, then the better half again, and so on,
-so the actions compared at the end have had the same visits. Under UCB1 the most visited
-action's mean, read over many playouts, is compared with the heuristic choice's, read
-over a few, and each mean is an average over whatever was tried below it, so the two are
-not alike. At 2 players halving is much the stronger: on value_v5 it beats UCB1 at the
-root 0.585 of 400 games and the rollout search 0.868 of 2,400 (on UCB1: 0.759). At 3
-players with two rollout searches it holds the default's share (0.459 of 1,200, on UCB1
-0.463); with value_v6 it drops to 0.435. It is an option until the default's studies are
-re-run with it (docs/strong-players.md, "Sequential halving at the root").
+At the root, `root="halving"` spends the playouts by sequential halving rather than by
+UCB1 (`Mcts._halve`): every action the same playouts, then the better half again, and so
+on, so the actions compared at the end have had the same visits. Under UCB1 (`root="ucb"`)
+the most visited action's mean, read over many playouts, is compared with the heuristic
+choice's, read over a few, and each mean is an average over whatever was tried below it,
+so the two are not alike. By default the root is searched by halving at 2 players and by
+UCB1 at more, the stronger root at each count (docs/strong-players.md, "Sequential halving
+at the root"): at 2 players on value_v5 halving beats UCB1 at the root 0.585 of 400 games,
+the rollout search 0.868 of 2,400 (UCB1: 0.759) and heuristic_tuned 0.891 of 2,400 (UCB1:
+0.871); at 3 players it makes 0.555 of 600 with two heuristic_tuned where UCB1 makes
+0.640 on the same seeds, and holds no more than UCB1's share with two rollout searches
+(0.459 of 1,200 against 0.463). The rollout value and the studies that made value_v3 to
+value_v6 keep UCB1 at every count, as they played.
 
 What it plays, `backup`:
 
@@ -95,7 +98,7 @@ SEARCHED = (*AUCTION_DECISIONS, "stock_turn", "buy_vehicles", "dividend")
 SEARCHED_BY_MODEL = (*SEARCHED, "company_sells", "company_buys_back", "company_buys_legacy")
 VALUES = ("model", "rollout")
 BACKUPS = ("mean", "guarded")
-ROOTS = ("ucb", "halving")
+ROOTS = ("halving", "ucb")
 MODELS = Path(__file__).resolve().parent / "models"
 
 
@@ -108,7 +111,9 @@ class MctsParams:
     ors: int = 0  # ...then on until this many more operating rounds have ended (the rollout value's default: 1)
     c: float = 0.3  # UCB1's exploration weight (values are shares in [0, 1])
     width: int = 6  # actions considered at a node
-    root: str = "ucb"  # how the root spends its playouts: by UCB1 as every node, or by sequential halving ("halving")
+    # how the root spends its playouts: by sequential halving or by UCB1 as every node
+    # ("ucb"); None: halving at 2 players, UCB1 at more (the stronger at each count)
+    root: str | None = None
     widen: float = 0.0  # progressive widening: after n visits a node tries 1 + floor(n ** widen) of them; 0: all at once
     # the heuristic's choice stands unless the search's beats it by this much (None: FAIR_MARGIN / players; rollout: 0.05)
     margin: float | None = None
@@ -123,7 +128,7 @@ class MctsParams:
             raise ValueError(f"base must be a heuristic preset ({', '.join(sorted(PRESETS))}), got {self.base!r}")
         if self.value not in VALUES:
             raise ValueError(f"value must be one of {', '.join(VALUES)}, got {self.value!r}")
-        if self.root not in ROOTS:
+        if self.root is not None and self.root not in ROOTS:
             raise ValueError(f"root must be one of {', '.join(ROOTS)}, got {self.root!r}")
         if self.backup not in BACKUPS:
             raise ValueError(f"backup must be one of {', '.join(BACKUPS)}, got {self.backup!r}")
@@ -131,7 +136,7 @@ class MctsParams:
 
 FAIR_MARGIN = 0.2
 """The learned value's default margin, as a share of the fair share 1 / players."""
-ROLLOUT_DEFAULTS = {"ors": 1, "margin": 0.05}
+ROLLOUT_DEFAULTS = {"ors": 1, "margin": 0.05, "root": "ucb"}
 """Where the rollout value's defaults differ: they are the search's before the learned value."""
 
 
@@ -194,6 +199,7 @@ class Mcts:
         self.auction_strategy = "mcts"
         self.rollout: list[Heuristic] = []  # one greedy heuristic per seat, made at the first search
         self.margin = params.margin  # if None, the default at the game's player count, set with the rollouts
+        self.root = params.root  # the same
         self.sold: tuple[int, set[str]] = (-1, set())  # (ORs played, companies it sold since): this stock round's
         self.on_search: Callable[[Mcts, Node], None] | None = None  # shown each searched tree (menorca_sim/run/states.py)
 
@@ -206,12 +212,14 @@ class Mcts:
             self.rollout = [Heuristic(self.params.base, greedy, s, self.rng) for s in range(game.players)]
             if self.margin is None:
                 self.margin = FAIR_MARGIN / game.players
+            if self.root is None:
+                self.root = "halving" if game.players == 2 else "ucb"
         banned = self._banned(game, legal)
         root = self._node(game, banned)
         root.actions = self._actions(root, game, legal, banned)
         root.state = game  # only ever copied
         if len(root.actions) > 1:
-            if self.params.root == "halving":
+            if self.root == "halving":
                 self._halve(root)
             else:
                 for _ in range(self.params.playouts):
@@ -254,7 +262,7 @@ class Mcts:
             return self._guarded(root)[0] if root.children else 0
         most = max(root.visits)
         tied = [k for k, n in enumerate(root.visits) if n == most]
-        best = max(tied, key=lambda k: root.value[k]) if self.params.root == "halving" else tied[0]
+        best = max(tied, key=lambda k: root.value[k]) if self.root == "halving" else tied[0]
         means = [v / max(n, 1.0) for v, n in zip(root.value, root.visits)]
         return best if means[best] - means[0] >= self.margin else 0
 

@@ -152,5 +152,6 @@ def check_ranges(params: Any, ranges: dict[str, tuple[float, float | None]]) -> 
 
 
 def _field_type(field: dataclasses.Field) -> type:
-    names = {"int": int, "float": float, "bool": bool, "str": str, "float | None": float}  # None: unset
+    names = {"int": int, "float": float, "bool": bool, "str": str,
+             "float | None": float, "str | None": str}  # None: unset
     return names[field.type] if isinstance(field.type, str) else field.type

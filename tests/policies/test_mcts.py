@@ -33,7 +33,7 @@ def _play(specs: list[str], seed: int, stop: int = MAX_ACTIONS) -> Game:
 
 
 @pytest.mark.parametrize("spec", ["mcts(playouts=8, depth=8, ors=0, value=rollout)", "mcts(playouts=4, value=rollout)",
-                                  "mcts(playouts=4)", "mcts(playouts=4, backup=guarded)", "mcts(playouts=8, root=halving)"])
+                                  "mcts(playouts=4)", "mcts(playouts=4, backup=guarded)", "mcts(playouts=8, root=ucb)"])
 def test_the_same_seed_plays_the_same_mcts_game(spec):
     # seed 0: before its stock-round guard the first sold and bought back for ever here
     specs = [spec, "heuristic"]
@@ -57,28 +57,28 @@ def test_the_rollout_value_plays_as_the_search_before_the_learned_value(game):
 
 # `mcts` on value_v1 (the default before value_v2, at its margin then) in these games, as it
 # played them before the features grew the round's context (value_v2): a model reads the columns it names, so it plays as it did
-VALUE_V1_GAMES = {("mcts(playouts=4, model=value_v1, margin=0.05)", "heuristic_tuned", 3): "847ae542c3b92f59",
-                  ("mcts(playouts=4, model=value_v1, margin=0.05)", "heuristic", "heuristic", 7): "fc47495f5dc0d9ea",
-                  ("mcts(model=value_v1, margin=0.05)", "heuristic_tuned", "heuristic_tuned", 11): "aa4587f23b04a2f6"}
+VALUE_V1_GAMES = {("mcts(playouts=4, model=value_v1, margin=0.05, root=ucb)", "heuristic_tuned", 3): "847ae542c3b92f59",
+                  ("mcts(playouts=4, model=value_v1, margin=0.05, root=ucb)", "heuristic", "heuristic", 7): "fc47495f5dc0d9ea",
+                  ("mcts(model=value_v1, margin=0.05, root=ucb)", "heuristic_tuned", "heuristic_tuned", 11): "aa4587f23b04a2f6"}
 
 
 # `mcts` on value_v2 (the default when experiments/value_data_g2.toml, value_v3's training
 # games, was played) in these games: `make value` re-makes value_v3 only while it plays them so
-VALUE_V2_GAMES = {("mcts(playouts=4, model=value_v2)", "heuristic_tuned", 3): "9f9d6aa26ed0af53",
-                  ("mcts(model=value_v2, margin=0.1)", "heuristic_tuned", "heuristic_tuned", 11): "02665b5d1ccc9f0a"}
+VALUE_V2_GAMES = {("mcts(playouts=4, model=value_v2, root=ucb)", "heuristic_tuned", 3): "9f9d6aa26ed0af53",
+                  ("mcts(model=value_v2, margin=0.1, root=ucb)", "heuristic_tuned", "heuristic_tuned", 11): "02665b5d1ccc9f0a"}
 
 
 # `mcts` on value_v3 (the default when experiments/value_data_g3.toml, value_v4's
 # training games, was played) in these games: `make value` re-makes value_v4 only while it plays them
-VALUE_V3_GAMES = {("mcts(playouts=4, model=value_v3)", "heuristic_tuned", 3): "7b90c5098af1da08",
-                  ("mcts(model=value_v3, margin=0.1)", "heuristic_tuned", "heuristic_tuned", 11): "935b72768e593f02"}
+VALUE_V3_GAMES = {("mcts(playouts=4, model=value_v3, root=ucb)", "heuristic_tuned", 3): "7b90c5098af1da08",
+                  ("mcts(model=value_v3, margin=0.1, root=ucb)", "heuristic_tuned", "heuristic_tuned", 11): "935b72768e593f02"}
 
 
 # `mcts` on value_v4 (the default when experiments/value_data_g4.toml, value_v5's
 # training games, was played, at the margin a fifth of the fair share) in these games:
 # `make value` re-makes value_v5 only while it plays them so
-VALUE_V4_GAMES = {("mcts(playouts=4, model=value_v4)", "heuristic_tuned", 3): "730e28d13962ce64",
-                  ("mcts(model=value_v4)", "heuristic_tuned", "heuristic_tuned", 11): "84a9eb7bb7dbcce4"}
+VALUE_V4_GAMES = {("mcts(playouts=4, model=value_v4, root=ucb)", "heuristic_tuned", 3): "730e28d13962ce64",
+                  ("mcts(model=value_v4, root=ucb)", "heuristic_tuned", "heuristic_tuned", 11): "84a9eb7bb7dbcce4"}
 
 
 # `mcts` on value_v5 (the default when experiments/value_data_g5.toml and
@@ -125,7 +125,7 @@ def test_mcts_parameters_are_checked():
         make_policy("mcts(widen=1.5)", 0, np.random.default_rng(0))
     with pytest.raises(Exception, match=r"backup must be one of mean, guarded, got 'max'$"):
         make_policy("mcts(backup=max)", 0, np.random.default_rng(0))
-    with pytest.raises(Exception, match=r"root must be one of ucb, halving, got 'gumbel'$"):
+    with pytest.raises(Exception, match=r"root must be one of halving, ucb, got 'gumbel'$"):
         make_policy("mcts(root=gumbel)", 0, np.random.default_rng(0))
 
 
@@ -142,6 +142,25 @@ def test_the_learned_values_margin_is_a_fifth_of_the_fair_share_unless_given(arg
         assert game.decision() in mcts.SEARCHED and game.legal_count() > 1
         player.act_code(game)
         assert player.margin == margin, (args, players)
+
+
+@pytest.mark.parametrize("args, roots", [("playouts=1", {2: "halving", 3: "ucb"}),
+                                         ("playouts=1, root=halving", {2: "halving", 3: "halving"}),
+                                         ("playouts=1, root=ucb", {2: "ucb"}),
+                                         ("playouts=1, value=rollout", {2: "ucb", 3: "ucb"})])
+def test_the_root_is_searched_by_halving_at_2_players_and_by_ucb1_at_more_unless_given(args, roots):
+    """Halving is the stronger root at 2 players and the weaker at 3 against the tuned
+    heuristic (docs/strong-players.md); the rollout value keeps UCB1, as it played."""
+    for players, root in roots.items():
+        game = Game(RULES, players=players, seed=1)
+        player = mcts._factory(args, game.current_actor(), np.random.default_rng(0))
+        player.act_code(game)
+        assert player.root == root, (args, players)
+
+
+def test_the_default_plays_at_3_players_as_it_did_before_halving():
+    specs = ["mcts", "heuristic_tuned", "heuristic_tuned"]
+    assert _play(specs, 11).fingerprint()[:16] == VALUE_V5_GAMES[("mcts(model=value_v5, root=ucb)", *specs[1:], 11)]
 
 
 def _visit_order(widen: float, playouts: int) -> list[int]:
