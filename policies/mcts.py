@@ -199,7 +199,7 @@ class Mcts:
         self.auction_strategy = "mcts"
         self.rollout: list[Heuristic] = []  # one greedy heuristic per seat, made at the first search
         self.margin = params.margin  # if None, the default at the game's player count, set with the rollouts
-        self.root = params.root  # the same
+        self.root = params.root  # likewise: if None, halving at 2 players and UCB1 at more
         self.sold: tuple[int, set[str]] = (-1, set())  # (ORs played, companies it sold since): this stock round's
         self.on_search: Callable[[Mcts, Node], None] | None = None  # shown each searched tree (menorca_sim/run/states.py)
 
