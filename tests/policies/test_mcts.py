@@ -129,6 +129,16 @@ def test_mcts_parameters_are_checked():
         make_policy("mcts(root=gumbel)", 0, np.random.default_rng(0))
 
 
+def _after_first_search(args: str, players: int) -> mcts.Mcts:
+    """`mcts(args)` after its first search, at the first decision of a game of `players`:
+    what it resolves at the game's player count is set by then."""
+    game = Game(RULES, players=players, seed=1)
+    player = mcts._factory(args, game.current_actor(), np.random.default_rng(0))
+    assert game.decision() in mcts.SEARCHED and game.legal_count() > 1
+    player.act_code(game)
+    return player
+
+
 @pytest.mark.parametrize("args, margins", [("playouts=1", {2: 0.1, 3: 0.2 / 3}),
                                            ("playouts=1, margin=0.1", {2: 0.1, 3: 0.1}),
                                            ("playouts=1, margin=1", {3: 1.0}),
@@ -137,11 +147,7 @@ def test_the_learned_values_margin_is_a_fifth_of_the_fair_share_unless_given(arg
     """A win share's steps shrink with the seats: the default margin does too (0.1 at 2
     players, as before); a given margin, and the rollout value's, stay as they are."""
     for players, margin in margins.items():
-        game = Game(RULES, players=players, seed=1)
-        player = mcts._factory(args, game.current_actor(), np.random.default_rng(0))
-        assert game.decision() in mcts.SEARCHED and game.legal_count() > 1
-        player.act_code(game)
-        assert player.margin == margin, (args, players)
+        assert _after_first_search(args, players).margin == margin, (args, players)
 
 
 @pytest.mark.parametrize("args, roots", [("playouts=1", {2: "halving", 3: "ucb"}),
@@ -152,10 +158,7 @@ def test_the_root_is_searched_by_halving_at_2_players_and_by_ucb1_at_more_unless
     """Halving is the stronger root at 2 players and the weaker at 3 against the tuned
     heuristic (docs/strong-players.md); the rollout value keeps UCB1, as it played."""
     for players, root in roots.items():
-        game = Game(RULES, players=players, seed=1)
-        player = mcts._factory(args, game.current_actor(), np.random.default_rng(0))
-        player.act_code(game)
-        assert player.root == root, (args, players)
+        assert _after_first_search(args, players).root == root, (args, players)
 
 
 def test_the_default_plays_at_3_players_as_it_did_before_halving():
