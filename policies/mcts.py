@@ -62,10 +62,13 @@ What it plays, `backup`:
 - `guarded`: the tree read as every seat plays, this player included: at each node the
   heuristic's choice, unless a rival tried there (with at least `min_visits` playouts)
   is worth `margin` more to the seat deciding there; an action is worth what its
-  subtree says, or its first playout's value if it has none. It beats the mean backup
-  head to head (0.60 of 400 games) but loses more to everyone else (to heuristic_tuned
-  0.73 of 300 two-player games against the mean's 0.90; to the rollout search 0.62 of
-  900 against 0.67): it wins against the mean search only
+  subtree says, or its first playout's value if it has none. On UCB1 roots (value_v3)
+  it beat the mean backup head to head (0.60 of 400 games) but lost more to everyone
+  else (to heuristic_tuned 0.73 of 300 two-player games against the mean's 0.90; to the
+  rollout search 0.62 of 900 against 0.67). On value_v5's halving root it matches the
+  mean against heuristic_tuned (0.882 of 400 each) and is the one backup whose 32
+  playouts beat its 16 (0.549 of 1,000), but it still gives up about ten points to the
+  rollout search (0.772 of 400 against 0.868) and 64 playouts gain little more
   (docs/strong-players.md), so it is an option, not the default.
 
 Either way the heuristic's choice stands unless the search finds better by `margin`:
