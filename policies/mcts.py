@@ -68,7 +68,8 @@ What it plays, `backup`:
   rollout search 0.62 of 900 against 0.67). On value_v5's halving root it matches the
   mean against heuristic_tuned (0.882 of 400 each) and is the one backup whose 32
   playouts beat its 16 (0.549 of 1,000), but it still gives up about ten points to the
-  rollout search (0.772 of 400 against 0.868) and 64 playouts gain little more
+  rollout search (0.772 of 400 against the mean's 0.845 on the same seeds) and 64
+  playouts gain little more
   (docs/strong-players.md), so it is an option, not the default.
 
 Either way the heuristic's choice stands unless the search finds better by `margin`:
