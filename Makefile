@@ -91,12 +91,12 @@ ladder: $(BUILT)
 # on them beside value_v4's data; then the leaves of the search's trees on value_v5 at 16
 # and 64 playouts (value_data_g5.toml and value_data_g6.toml, about 1 and 8 minutes) and
 # value_v6, fitted on value_v5's data and both sets of leaves, each counted ten times
-# (with `root=halving` the strongest two-player search, not yet the default:
-# docs/strong-players.md).
+# (with `root=halving` the strongest two-player search head to head: docs/strong-players.md);
+# last value_v7, the average of value_v5 and value_v6 (the default at 2 players).
 value: $(BUILT)
 	rm -rf reports/value_data/data reports/value_data_g2/data reports/value_data_g3/data reports/value_data_g4/data \
 		reports/value_data_g5/data reports/value_data_g6/data policies/models/value_v2 policies/models/value_v3 \
-		policies/models/value_v4 policies/models/value_v5 policies/models/value_v6
+		policies/models/value_v4 policies/models/value_v5 policies/models/value_v6 policies/models/value_v7
 	$(VENV)/bin/menorca-sim run experiments/value_data.toml --out reports/value_data/data --jobs 2 --quiet
 	$(VENV)/bin/menorca-sim learn reports/value_data/data --out policies/models/value_v2 --compare policies/models/value_v1
 	$(VENV)/bin/menorca-sim run experiments/value_data_g2.toml --out reports/value_data_g2/data --jobs 2 --quiet
@@ -113,6 +113,7 @@ value: $(BUILT)
 	$(VENV)/bin/menorca-sim learn reports/value_data/data:players=3 reports/value_data_g2/data reports/value_data_g3/data \
 		reports/value_data_g4/data reports/value_data_g5/data:kind=leaf:weight=10 \
 		reports/value_data_g6/data:kind=leaf:weight=10 --out policies/models/value_v6 --compare policies/models/value_v5
+	$(VENV)/bin/menorca-sim average-models policies/models/value_v5 policies/models/value_v6 --out policies/models/value_v7
 
 fuzz: $(BUILT)
 	$(VENV)/bin/menorca-sim fuzz

@@ -24,12 +24,16 @@ if the game ended, else by `value`:
   games of the search on value_v2, which it beats (0.68 of 400), value_v4 on the
   search's games of two generations (on value_v2 and value_v3) beside the heuristics'
   3-player states, so it reads tables of heuristics too (it beats value_v3's search,
-  0.63 of 400), and the default, value_v5, also on games of the search on value_v4
+  0.63 of 400), and value_v5 (the default at 3 players) also on games of the search on value_v4
   against the rollout search, a league's states that self-play never reaches (it beats
   value_v4's search, 0.57 of 400). value_v6 also learns states deep in the trees of the
   search on value_v5 at 16 and 64 playouts, each labelled by greedy play to the end and
   counted ten times: on UCB1 roots it loses to the rollout search more than value_v5 does,
   with halving at the root it beats value_v5's search 0.68 of 400 (docs/strong-players.md).
+  The default at 2 players is value_v7, the average of value_v5 and value_v6 (one model
+  of both their trees, `menorca-sim average-models`), at more value_v5 (`DEFAULT_MODELS`):
+  the average beats value_v5 head to head and, unlike value_v6, also where value_v5 meets
+  the rest of the panel (heuristic_tuned and the rollout search), at twice the trees.
 - `rollout`: each player's share of the total wealth after rollouts to the end of the
   next operating round (`ors=1`), the search before the learned value, kept as it
   played. Ending rollouts at the end of an operating round rather than after a fixed
@@ -109,7 +113,7 @@ MODELS = Path(__file__).resolve().parent / "models"
 @dataclass(frozen=True)
 class MctsParams:
     value: str = "model"  # how a leaf is scored: the learned value ("model") or wealth share after a rollout ("rollout")
-    model: str = "value_v5"  # the learned value: a folder under policies/models/
+    model: str | None = None  # the learned value: a folder under policies/models/ (None: DEFAULT_MODELS' at the game's player count)
     playouts: int = 16  # per searched decision
     depth: int = 0  # heuristic actions played after the tree...
     ors: int = 0  # ...then on until this many more operating rounds have ended (the rollout value's default: 1)
@@ -137,6 +141,13 @@ class MctsParams:
         if self.backup not in BACKUPS:
             raise ValueError(f"backup must be one of {', '.join(BACKUPS)}, got {self.backup!r}")
 
+
+DEFAULT_MODELS = {2: "value_v7"}
+DEFAULT_MODEL = "value_v5"
+"""The learned value unless `model` is given: by player count, else DEFAULT_MODEL. At 2
+players value_v7, the average of value_v5 and value_v6: value_v6 beats value_v5 only
+head to head, their average beats both it and the panel; value_v6 reads 3-player tables
+worse, so value_v5 stays at more (docs/strong-players.md)."""
 
 FAIR_MARGIN = 0.2
 """The learned value's default margin, as a share of the fair share 1 / players."""
@@ -197,8 +208,8 @@ class Mcts:
         self.params = params
         self.seat = seat
         self.rng = rng
-        self.model = model  # the learned value, when params.value is "model"
-        self.searched = SEARCHED_BY_MODEL if model is not None else SEARCHED
+        self.model = model  # the learned value, when params.value is "model" (None until the first search if `model` is)
+        self.searched = SEARCHED_BY_MODEL if params.value == "model" else SEARCHED
         self.own = Heuristic(params.base, PRESETS[params.base], seat, rng)
         self.auction_strategy = "mcts"
         self.rollout: list[Heuristic] = []  # one greedy heuristic per seat, made at the first search
@@ -218,6 +229,8 @@ class Mcts:
                 self.margin = FAIR_MARGIN / game.players
             if self.root is None:
                 self.root = "halving" if game.players == 2 else "ucb"
+            if self.model is None and self.params.value == "model":
+                self.model = _model(DEFAULT_MODELS.get(game.players, DEFAULT_MODEL))
         banned = self._banned(game, legal)
         root = self._node(game, banned)
         root.actions = self._actions(root, game, legal, banned)
@@ -401,7 +414,10 @@ def _factory(args: str, seat: int, rng: np.random.Generator) -> Mcts:
     if params.value != "model":
         return Mcts("mcts", params, seat, rng)
     try:
-        return Mcts("mcts", params, seat, rng, _model(params.model))
+        if params.model is None:  # the defaults, all loaded now: a damaged one is an error before any game
+            for name in dict.fromkeys((DEFAULT_MODEL, *DEFAULT_MODELS.values())):
+                _model(name)
+        return Mcts("mcts", params, seat, rng, None if params.model is None else _model(params.model))
     except ModelError as exc:
         raise PolicyError(f"policy mcts: {exc}") from None
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import click
 
-from menorca_sim.cli import balance, compare, fuzz, learn, plan, play, report, rules, run, show, tune
+from menorca_sim.cli import average_models, balance, compare, fuzz, learn, plan, play, report, rules, run, show, tune
 from menorca_sim.cli.errors import OneLineGroup
 
 
@@ -13,5 +13,5 @@ def main() -> None:
     """Simulate 1713 Menorca and report on its balance."""
 
 
-for _module in (rules, play, run, report, compare, plan, fuzz, show, tune, learn, balance):
+for _module in (rules, play, run, report, compare, plan, fuzz, show, tune, learn, average_models, balance):
     main.add_command(_module.command)

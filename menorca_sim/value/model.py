@@ -7,13 +7,17 @@ padding nodes always go left): then every walk takes `depth` steps, the same for
 tree, and a compiled loop (trees.py) walks them all in a few microseconds.
 
 On disk, a model folder (policies/models/NAME/) holds `model.npz` (the arrays) and
-`meta.json` (its features in order, how it was trained, its held-out scores)."""
+`meta.json` (its features in order, how it was trained or averaged, its held-out scores).
+
+An average of several models (`average`, `menorca-sim average-models`) is one model
+too: their trees side by side, each leaf divided by the number of models, so a search reads
+it as fast as any and no format serves ensembles alone."""
 from __future__ import annotations
 
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Sequence
 
 import numpy as np
 
@@ -91,6 +95,35 @@ def load_model(folder: str | Path) -> ValueModel:
     if model.feature.size and not 0 <= model.feature.min() <= model.feature.max() < len(features):
         raise ModelError(f"{folder}: damaged model (its trees test columns beyond the {len(features)} it names)")
     return model
+
+
+def average(models: Sequence[ValueModel]) -> ValueModel:
+    """The models' equal-weight average, as one model: its raw score (log-odds) is the
+    mean of theirs. Their trees side by side, each leaf divided by the number of models,
+    the baselines averaged; trees shallower than the deepest are padded as `from_histgb`
+    pads (a bottom leaf repeats its value below itself, padding nodes go left), and the
+    features are the union of theirs in order of first appearance, each tree's columns
+    renumbered into it."""
+    if not models:
+        raise ValueError("no models to average")
+    features = tuple(dict.fromkeys(name for model in models for name in model.features))
+    depth = max(model.depth for model in models)
+    parts = [_padded(model, depth, [features.index(name) for name in model.features]) for model in models]
+    feature, threshold, leaf = (np.concatenate([part[i] for part in parts]) for i in range(3))
+    return ValueModel(features, depth, feature, threshold, leaf / len(models),
+                      sum(model.baseline for model in models) / len(models))
+
+
+def _padded(model: ValueModel, depth: int, columns: list[int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """`model`'s feature, threshold and leaf arrays as trees of `depth` levels, its
+    columns renumbered by `columns` (its k-th feature is the average's columns[k])."""
+    trees, grow = model.feature.shape[0], depth - model.depth
+    feature = np.zeros((trees, 2 ** depth - 1), dtype=np.intp)
+    threshold = np.full((trees, 2 ** depth - 1), np.inf)  # padding: always left
+    feature[:, :model.feature.shape[1]] = np.asarray(columns, dtype=np.intp)[model.feature]
+    threshold[:, :model.threshold.shape[1]] = model.threshold  # breadth first: the top levels come first
+    leaf = np.repeat(model.leaf, 2 ** grow, axis=1)  # each old leaf's 2**grow descendants at the bottom
+    return feature, threshold, leaf
 
 
 def from_histgb(classifier: Any, depth: int, features: tuple[str, ...]) -> ValueModel:

@@ -112,8 +112,8 @@ def test_the_model_is_loaded_once_per_process(monkeypatch):
     monkeypatch.setattr(mcts, "_model", mcts.cache(mcts._model.__wrapped__))  # a fresh cache, seeing the stub
     players = [mcts._factory(args, seat, np.random.default_rng(0))
                for seat, args in enumerate(["", "playouts=4", "model=value_v5", "value=rollout"])]
-    assert loads == [mcts.MODELS / "value_v5"]
-    assert [p.model for p in players] == ["model", "model", "model", None]
+    assert loads == [mcts.MODELS / "value_v5", mcts.MODELS / "value_v7"]  # the defaults, at the first player
+    assert [p.model for p in players] == [None, None, "model", None]  # a default is chosen at the first search
 
 
 def test_mcts_parameters_are_checked():
@@ -159,6 +159,15 @@ def test_the_root_is_searched_by_halving_at_2_players_and_by_ucb1_at_more_unless
     heuristic (docs/strong-players.md); the rollout value keeps UCB1, as it played."""
     for players, root in roots.items():
         assert _after_first_search(args, players).root == root, (args, players)
+
+
+@pytest.mark.parametrize("args, models", [("playouts=1", {2: "value_v7", 3: "value_v5"}),
+                                          ("playouts=1, model=value_v6", {2: "value_v6", 3: "value_v6"})])
+def test_the_learned_value_is_value_v7_at_2_players_and_value_v5_at_more_unless_given(args, models):
+    """value_v7, the average of value_v5 and value_v6, is the stronger value at 2 players;
+    value_v6 reads 3-player tables worse (docs/strong-players.md)."""
+    for players, name in models.items():
+        assert _after_first_search(args, players).model is mcts._model(name), (args, players)
 
 
 def test_the_default_plays_at_3_players_as_it_did_before_halving():
