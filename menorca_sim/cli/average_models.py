@@ -20,19 +20,17 @@ def command(models: tuple[str, ...], out: str) -> None:
     model folder: its log-odds that a seat wins are the mean of theirs. Two values fitted
     on different states err in different places, and the search compares sibling moves
     by small differences of the value, which their average reads with less error."""
-    from menorca_sim.value.model import META_FILE, ModelError, average, load_model
+    from menorca_sim.value.model import META_FILE, ModelError, average, check_new_folder, load_model
 
     if len(models) < 2:
         fail("average-models: name at least two model folders")
-    target = Path(out)
-    if target.exists() and (not target.is_dir() or any(target.iterdir())):
-        fail(f"{out}: exists and is not an empty folder (choose another --out)")
     try:
+        check_new_folder(out)
         members = [load_model(folder) for folder in models]
     except ModelError as exc:
         fail(str(exc))
     own = {folder: json.loads((Path(folder) / META_FILE).read_text(encoding="utf-8"))
            .get("held_out_log_loss", {}).get("model") for folder in models}
     model = average(members)
-    model.save(target, {"average": {"models": list(models), "members_held_out_log_loss": own}})
+    model.save(Path(out), {"average": {"models": list(models), "members_held_out_log_loss": own}})
     click.echo(f"{out}: the average of {len(models)} models, {model.feature.shape[0]} trees of depth {model.depth}")

@@ -29,7 +29,7 @@ import polars as pl
 
 from menorca_sim.run import parquet_store as store
 from menorca_sim.value.features import FEATURES
-from menorca_sim.value.model import ModelError, ValueModel, from_histgb, load_model
+from menorca_sim.value.model import ModelError, ValueModel, check_new_folder, from_histgb, load_model
 
 HELD_OUT = 0.2  # share of the games held out
 MIN_GAMES = 10  # fewer: no held-out games worth a log-loss
@@ -190,9 +190,8 @@ def learn(datasets: Sequence[str | Path], out: str | Path, settings: Settings = 
     on the same rows), write the model folder `out`; returns its metadata (what
     meta.json holds besides the features)."""
     out = Path(out)
-    if out.exists() and (not out.is_dir() or any(out.iterdir())):
-        raise LearnError(f"{out}: exists and is not an empty folder (choose another --out)")
     try:
+        check_new_folder(out)
         others = {str(folder): load_model(folder) for folder in compare}
     except ModelError as exc:
         raise LearnError(str(exc)) from None

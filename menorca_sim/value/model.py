@@ -73,6 +73,14 @@ class ValueModel:
         (folder / META_FILE).write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
 
 
+def check_new_folder(folder: str | Path) -> None:
+    """A ModelError unless `folder` is free for a new model (absent or an empty folder):
+    checked before the work that makes the model, so a taken name costs nothing."""
+    folder = Path(folder)
+    if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
+        raise ModelError(f"{folder}: exists and is not an empty folder (choose another --out)")
+
+
 def load_model(folder: str | Path) -> ValueModel:
     """The model in `folder`; a ModelError when it is missing, damaged, or reads a column
     this version does not compute (by name: a model reads the columns it was trained on,
