@@ -121,6 +121,8 @@ def test_mcts_parameters_are_checked():
         make_policy("mcts(playouts=0)", 0, np.random.default_rng(0))
     with pytest.raises(Exception, match="base must be a heuristic preset"):
         make_policy("mcts(base=random_legal)", 0, np.random.default_rng(0))
+    with pytest.raises(Exception, match=r"company_playouts must be at least 1, got 0$"):
+        make_policy("mcts(company_playouts=0)", 0, np.random.default_rng(0))
     with pytest.raises(Exception, match=r"widen must be within \[0, 1\], got 1.5$"):
         make_policy("mcts(widen=1.5)", 0, np.random.default_rng(0))
     with pytest.raises(Exception, match=r"backup must be one of mean, guarded, got 'max'$"):
@@ -207,7 +209,7 @@ def _halved(values: list[float], margin: float, playouts: int = 16) -> tuple[lis
         node.record(first, values[first])
 
     search._playout = playout
-    search._halve(root)
+    search._halve(root, playouts)
     return root.visits, search._choice(root)
 
 
@@ -223,6 +225,28 @@ def test_sequential_halving_gives_the_last_ones_in_equal_visits_within_the_budge
     assert visits == [4, 1, 4, 1, 4, 2]  # position 0 stays in, last of the means
     visits, chosen = _halved([0.5, 0.2, 0.9, 0.3, 0.8, 0.1], margin=0.1, playouts=4)
     assert visits == [1, 1, 1, 1, 0, 0] and chosen == 2  # a budget below the width: the first four
+
+
+def test_a_companys_own_decisions_are_searched_with_at_most_company_playouts():
+    """More playouts read a sale's, a buy-back's or a legacy purchase's later decisions'
+    random rivals more, and lost there (docs/strong-players.md): those decisions get at
+    most `company_playouts`, every other searched decision `playouts`."""
+    spent: dict[str, int] = {}
+    search = mcts._factory("playouts=24, company_playouts=6, root=ucb", 0, np.random.default_rng(0))
+    search.on_search = lambda player, root: spent.update({root.state.decision(): int(root.total)})
+    game = _play_with(search, "heuristic_tuned", seed=3,
+                      until=lambda g: spent.keys() & set(mcts.COMPANY_DECISIONS) and "stock_turn" in spent)
+    assert game.action_count() > 0
+    assert {spent[d] for d in spent.keys() & set(mcts.COMPANY_DECISIONS)} == {6}
+    assert {spent[d] for d in spent.keys() - set(mcts.COMPANY_DECISIONS)} == {24}
+    search = mcts._factory("playouts=4, company_playouts=6", 0, np.random.default_rng(0))
+    assert search._budget("company_sells") == 4 and search._budget("dividend") == 4
+
+
+def _play_with(search: mcts.Mcts, rival: str, seed: int, until) -> Game:
+    """A 2-player game, `search` in seat 0 and `rival` in seat 1, played until `until(game)`."""
+    return play_until(Game(RULES, players=2, seed=seed),
+                      [search, make_policy(rival, 1, np.random.default_rng(seed))], until)
 
 
 def test_a_root_with_one_action_left_plays_it_without_a_search():
