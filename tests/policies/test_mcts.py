@@ -234,19 +234,13 @@ def test_a_companys_own_decisions_are_searched_with_at_most_company_playouts():
     spent: dict[str, int] = {}
     search = mcts._factory("playouts=24, company_playouts=6, root=ucb", 0, np.random.default_rng(0))
     search.on_search = lambda player, root: spent.update({root.state.decision(): int(root.total)})
-    game = _play_with(search, "heuristic_tuned", seed=3,
-                      until=lambda g: spent.keys() & set(mcts.COMPANY_DECISIONS) and "stock_turn" in spent)
-    assert game.action_count() > 0
+    rival = make_policy("heuristic_tuned", 1, np.random.default_rng(3))
+    play_until(Game(RULES, players=2, seed=3), [search, rival],
+               lambda g: spent.keys() & set(mcts.COMPANY_DECISIONS) and "stock_turn" in spent)
     assert {spent[d] for d in spent.keys() & set(mcts.COMPANY_DECISIONS)} == {6}
     assert {spent[d] for d in spent.keys() - set(mcts.COMPANY_DECISIONS)} == {24}
     search = mcts._factory("playouts=4, company_playouts=6", 0, np.random.default_rng(0))
     assert search._budget("company_sells") == 4 and search._budget("dividend") == 4
-
-
-def _play_with(search: mcts.Mcts, rival: str, seed: int, until) -> Game:
-    """A 2-player game, `search` in seat 0 and `rival` in seat 1, played until `until(game)`."""
-    return play_until(Game(RULES, players=2, seed=seed),
-                      [search, make_policy(rival, 1, np.random.default_rng(seed))], until)
 
 
 def test_a_root_with_one_action_left_plays_it_without_a_search():
