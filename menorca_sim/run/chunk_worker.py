@@ -66,7 +66,7 @@ def play_one(ruleset: Ruleset, game: GameSpec, check: bool = False, rounds: bool
     from menorca_sim.run.trajectory import Trajectory
 
     policies = seat_policies(game.policies, game.seed)
-    states = StateRecorder() if game.states else None
+    states = StateRecorder(game.leaves) if game.states else None
     if game.leaves:
         watch_searches(policies, states)
     policies = counted(policies)

@@ -56,6 +56,7 @@ KEYS = {"name", "description", "ruleset", "overrides", "players", "minors", "gam
         "seating", "policies", "populations", "variants", "sweep", "sweeps", "plan", "record_states",
         "record_leaves"}
 SEATINGS = ("rotate", "random")
+LEAVES = ("deep", "principal")  # which states of the search seats' trees become rows (run/states.py)
 MAX_POINTS = 1000  # sweep points in an experiment: each is a variant, its ruleset loaded and its games played
 
 
@@ -112,7 +113,7 @@ class GameSpec:
     policies: tuple[str, ...]  # policy spec per seat
     population: str = ""
     states: bool = False  # record the `states` table's rows (Experiment.record_states)
-    leaves: bool = False  # and leaves of the search seats' trees among them (Experiment.record_leaves)
+    leaves: str | None = None  # and leaves of the search seats' trees among them (Experiment.record_leaves)
 
 
 @dataclass(frozen=True)
@@ -131,7 +132,7 @@ class Experiment:
     target: dict[str, float] | None = None  # [plan]: effect, power, alpha, tests (the run prints the games needed)
     market_top: int | None = None  # the ruleset's highest market value: the report reads it from the manifest
     record_states: bool = False  # also write the `states` table (the learned value's training data)
-    record_leaves: bool = False  # with states deep in the `mcts` seats' trees among its rows (run/states.py)
+    record_leaves: str | None = None  # with states of the `mcts` seats' trees among its rows: LEAVES (run/states.py)
 
     @property
     def total_games(self) -> int:
@@ -187,7 +188,7 @@ class Experiment:
             "sweeps": [{"name": sw.name, "keys": list(sw.keys), "points": list(sw.points)} for sw in self.sweeps],
             # only when on: a default plan (and a dataset made before the option) stays as it was
             **({"record_states": True} if self.record_states else {}),
-            **({"record_leaves": True} if self.record_leaves else {}),
+            **({"record_leaves": self.record_leaves} if self.record_leaves else {}),
         }
 
 
@@ -261,7 +262,7 @@ def _parse(t: Table, folder: Path, games_override: int | None, check_policy: Pol
         raise t.fail("name", problem)
     description = t.opt_str("description") or ""
     record_states = t.bool("record_states", False)
-    record_leaves = t.bool("record_leaves", False)
+    record_leaves = None if t.raw("record_leaves", None) is None else t.str("record_leaves", choices=LEAVES)
     if record_leaves and not record_states:
         raise t.fail("record_leaves", "leaves are rows of the states table: set record_states = true too")
     ruleset_key = t.str("ruleset", "default")

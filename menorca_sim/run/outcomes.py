@@ -126,7 +126,7 @@ STATES = pa.schema([
     ("kind", pa.string()),            # "auction" (right after it), "or" (right after one), "decision" (a searched one),
                                       # "leaf" (in a search's tree: record_leaves)
     ("action", pa.int64()),           # actions applied before the snapshot (a leaf: before its search's root): with
-                                      # kind, names it within its game
+                                      # kind, names it within its game (principal leaves: one or two a search)
     ("or", pa.int64()),               # ORs played: 0 = right after the auction, k = right after OR k (or during OR k+1)
     ("seat", pa.int64()),
     ("win_share", pa.float64()),      # the seat's final win share (players.win_share); a leaf's: after greedy play

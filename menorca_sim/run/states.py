@@ -15,12 +15,16 @@ the `mcts` seats (`kind` "leaf"), where a larger search compares siblings one mo
 that no game's trajectory passes through. Each is labelled not by the game's outcome
 (the game never went there) but by the seat's greedy heuristic played from it to the
 end in every seat (`Mcts.play_out`), on a copy: the search and the game go on unchanged.
-Leaves of 16- and 64-playout trees, each counted ten times beside the trajectories' rows
-(`learn`'s `weight`), make the first good value on which 32 playouts beat 16 and 64 beat
-32, but 128 still loses to 64. That value, value_v6, loses ground against the rollout
-search on UCB1 roots and is the strongest two-player search with halving at the root
-(docs/strong-players.md, "Leaves of the search's trees" and "Sequential halving at the
-root")."""
+Which states: `record_leaves = "deep"`, one kept anywhere in the tree two or more
+searched decisions below the root; `"principal"`, the deepest kept state on the most
+visited line below each root move the search's choice weighs (the heuristic's and the
+most visited), the states whose readings decide between siblings at a large budget.
+Deep leaves of 16- and 64-playout trees, each counted ten times beside the trajectories'
+rows (`learn`'s `weight`), make the first good value on which 32 playouts beat 16 and 64
+beat 32, but 128 still loses to 64. That value, value_v6, loses ground against the
+rollout search on UCB1 roots and is the strongest two-player search with halving at the
+root (docs/strong-players.md, "Leaves of the search's trees" and "Sequential halving at
+the root")."""
 from __future__ import annotations
 
 import hashlib
@@ -44,10 +48,12 @@ dozen per game."""
 
 class StateRecorder:
     """Called by a `Trajectory` at each of its snapshots (`Trajectory(on_snapshot=...)`),
-    and by the play loop after each action (`at_decision`)."""
+    by the play loop after each action (`at_decision`), and by the `mcts` seats after each
+    search when `leaves` ("deep" or "principal", the module's docstring) asks (`at_search`)."""
 
-    def __init__(self) -> None:
+    def __init__(self, leaves: str | None = None) -> None:
         self._rows: list[dict[str, Any]] = []
+        self._leaves = leaves
 
     def __call__(self, game: Game, ors: int) -> None:
         self._record(game, "auction" if ors == 0 else "or")
@@ -59,16 +65,20 @@ class StateRecorder:
             self._record(game, "decision")
 
     def at_search(self, search: Mcts, root: Node) -> None:
-        """`Mcts.on_search`: for a sample of the searches, one state kept in the tree
-        `LEAF_DEPTH` or more searched decisions below `root`, labelled by `search.play_out`.
-        Its `action` is the root's, so that it names the leaf within its game."""
+        """`Mcts.on_search`: for a sample of the searches, states kept in the tree
+        `LEAF_DEPTH` or more searched decisions below `root` (one anywhere, or the end of
+        each weighed root move's principal line), each labelled by `search.play_out`.
+        Their `action` is the root's: with the kind, it names the search they come from."""
         game = root.state
         action = game.action_count()
         if _draw(game.seed, action, "leaf") >= LEAF_RATE * 2 ** 64:
             return
-        deep = [node.state for node in _below(root, LEAF_DEPTH) if node.state is not None]
-        if deep:
-            state = deep[_draw(game.seed, action, "pick") % len(deep)]
+        if self._leaves == "principal":
+            states = [state for state in (_line_end(root, pos) for pos in _weighed(root)) if state is not None]
+        else:
+            deep = [node.state for node in _below(root, LEAF_DEPTH) if node.state is not None]
+            states = [deep[_draw(game.seed, action, "pick") % len(deep)]] if deep else []
+        for state in states:
             self._record(state, "leaf", action, search.play_out(state.clone()))
 
     def _record(self, game: Game, kind: str, action: int | None = None,
@@ -109,6 +119,30 @@ def _below(root: Node, depth: int) -> list[Node]:
             found.append(node)
         stack.extend((child, level + 1) for child in reversed(list(node.children.values())))
     return found
+
+
+def _most_visited(node: Node) -> int:
+    """The position `node`'s search would play on its visits: the most visited, ties by value."""
+    return max(node.children, key=lambda pos: (node.visits[pos], node.value[pos]))
+
+
+def _weighed(root: Node) -> list[int]:
+    """The root moves the search's choice weighs: the heuristic's (position 0) and the
+    most visited, each once."""
+    return sorted({0, _most_visited(root)} & root.children.keys())
+
+
+def _line_end(root: Node, pos: int) -> Game | None:
+    """The deepest state kept on the line below root move `pos` that follows the most
+    visited move at each node, if `LEAF_DEPTH` or more searched decisions below `root`."""
+    node, depth, end = root.children.get(pos), 1, None
+    while node is not None:
+        if depth >= LEAF_DEPTH and node.state is not None:
+            end = node.state
+        if not node.children:
+            break
+        node, depth = node.children[_most_visited(node)], depth + 1
+    return end
 
 
 def sampled(seed: int, action: int, rate: float = DECISION_RATE) -> bool:

@@ -152,8 +152,11 @@ BAD = [
                            "overrides, plan, players, policies, populations, record_leaves, record_states, ruleset, seating, seed, "
                            "sweep, sweeps, variants)"),
     (good('record_states = "yes"\n'), "exp.toml: record_states: expected true or false, got 'yes'"),
-    (good("record_leaves = true\n"), "exp.toml: record_leaves: leaves are rows of the states table: set "
-                                     "record_states = true too"),
+    (good('record_leaves = "deep"\n'), "exp.toml: record_leaves: leaves are rows of the states table: set "
+                                       "record_states = true too"),
+    (good('record_states = true\nrecord_leaves = true\n'), "exp.toml: record_leaves: expected a non-empty string, got true (a boolean)"),
+    (good('record_states = true\nrecord_leaves = "wide"\n'),
+     "exp.toml: record_leaves: expected one of deep, principal, got 'wide'"),
     (GOOD.replace("games = 6", "games = 0"), "exp.toml: games: expected a positive integer, got 0"),
     (GOOD.replace("games = 6", "games = 8"), 'exp.toml: games: 8 is not a multiple of 6, the number of seatings of '
                                               '3 players (seating = "rotate" plays each equally often)'),

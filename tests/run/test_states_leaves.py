@@ -1,7 +1,9 @@
 """Leaves of the search's trees as training rows (`record_leaves`, menorca_sim/run/states.py):
-states deep in an `mcts` seat's tree, labelled by greedy play from there, recorded
-without changing the game."""
+states deep in an `mcts` seat's tree (anywhere, or at the ends of its principal lines),
+labelled by greedy play from there, recorded without changing the game."""
 from __future__ import annotations
+
+from collections import Counter
 
 import numpy as np
 import polars as pl
@@ -25,23 +27,28 @@ STUDY = one_draw_study("leaves", 21, 4, 2, f'[policies]\nseats = ["{SEARCH}", "h
 
 @pytest.fixture(scope="module")
 def datasets(tmp_path_factory):
-    """The same study with leaves recorded, and with states only."""
+    """The same study with states only, and with deep and with principal leaves recorded."""
     states = STUDY.replace("seed = 21", "seed = 21\nrecord_states = true")
-    leaves = states.replace("record_states = true", "record_states = true\nrecord_leaves = true")
-    return run_studies(tmp_path_factory.mktemp("leaves"), {"leaves": leaves, "states": states})
+    return run_studies(tmp_path_factory.mktemp("leaves"), {
+        "states": states, **{leaves: states.replace("record_states = true", f'record_states = true\nrecord_leaves = "{leaves}"')
+                             for leaves in ("deep", "principal")}})
 
 
-def test_recording_leaves_changes_no_game_and_adds_only_leaf_rows(datasets):
-    leaves, states = (pl.from_arrow(store.read_table(d, "states")) for d in datasets)
+@pytest.mark.parametrize("leaves, per_search", [("deep", {1}), ("principal", {1, 2})])
+def test_recording_leaves_changes_no_game_and_adds_only_leaf_rows(datasets, leaves, per_search):
+    """Deep leaves: one a sampled search; principal: one or two (the heuristic's move's
+    line and the most visited move's, when they differ)."""
+    states, recorded = (pl.from_arrow(store.read_table(d, "states")) for d in (datasets[0], datasets[("deep", "principal").index(leaves) + 1]))
     fingerprints = [store.read_table(d, "games")["fingerprint"].to_pylist() for d in datasets]
-    assert fingerprints[0] == fingerprints[1]
-    assert leaves.filter(pl.col("kind") != "leaf").equals(states)
-    leaf = leaves.filter(pl.col("kind") == "leaf")
+    assert fingerprints[0] == fingerprints[1] == fingerprints[2]
+    assert recorded.filter(pl.col("kind") != "leaf").equals(states)
+    leaf = recorded.filter(pl.col("kind") == "leaf")
     per_game = leaf.filter(pl.col("seat") == 0).group_by("game_id").len()["len"]
-    assert per_game.len() == 4 and per_game.min() >= 3  # a quarter of the searches, each giving one
+    assert per_game.len() == 4 and per_game.min() >= 3  # a quarter of the searches, each giving one or two
     labels = leaf.group_by("game_id", "action").agg(pl.col("win_share").sum(), pl.len())
-    assert (labels["len"] == 2).all() and np.allclose(labels["win_share"], 1.0)  # one row per seat, one winner's share
-    assert store.check_dataset(datasets[0]).damaged == []
+    assert set((labels["len"] // 2).to_list()) == per_search  # one row per seat and leaf
+    assert np.allclose(labels["win_share"], labels["len"] // 2)  # each leaf: one winner's share
+    assert store.check_dataset(datasets[2]).damaged == []
 
 
 def test_a_leaf_is_a_state_deep_in_the_tree_labelled_by_greedy_play_from_it():
@@ -64,6 +71,50 @@ def test_a_leaf_is_a_state_deep_in_the_tree_labelled_by_greedy_play_from_it():
     deep = [node.state for node in _below(root, LEAF_DEPTH) if node.state is not None]
     matches = [state for state in deep if np.array_equal(seat_features(state), features)]
     assert matches and [r["win_share"] for r in rows] == search.play_out(matches[0].clone())
+
+
+def _most_visited(node) -> int:
+    return max(node.children, key=lambda k: (node.visits[k], node.value[k]))
+
+
+def _deepest_kept(node, depth: int):
+    """Recursively, the deepest state kept on the most visited line from `node` (`depth`
+    searched decisions below the root), if at LEAF_DEPTH or deeper."""
+    if node is None:
+        return None
+    below = _deepest_kept(node.children[_most_visited(node)], depth + 1) if node.children else None
+    return below if below is not None else node.state if depth >= LEAF_DEPTH else None
+
+
+def _principal_ends(root) -> list:
+    """The ends of the lines below the root's heuristic move (position 0) and below its
+    most visited move."""
+    ends = [_deepest_kept(root.children.get(pos), 1) for pos in sorted({0, _most_visited(root)})]
+    return [end for end in ends if end is not None]
+
+
+def test_principal_leaves_end_the_most_visited_lines_below_the_weighed_root_moves():
+    """Played until a search gives both lines: a larger search than SEARCH's, whose
+    trees reach two decisions below more than one root move."""
+    seed = 4
+    policies = seat_policies(["mcts(playouts=48)", "heuristic_tuned"], seed)
+    recorder, seen = StateRecorder("principal"), []
+    watch_searches(policies, recorder)
+    search = policies[0].policy
+    # the root's state is the game itself, played on after the search: its action count is taken now
+    search.on_search = lambda mcts, root: (seen.append((root, root.state.action_count())), recorder.at_search(mcts, root))
+    play_until(Game(RULES, players=2, seed=seed), policies,
+               lambda g: max(Counter(r["action"] for r in recorder.rows([0.5, 0.5])).values(), default=0) == 4)
+    lines = []
+    for root, action in seen:
+        rows = [r for r in recorder.rows([0.5, 0.5]) if r["action"] == action]
+        ends = _principal_ends(root) if rows else []
+        assert len(rows) == 2 * len(ends) and {r["kind"] for r in rows} <= {"leaf"}
+        for end, pair in zip(ends, (rows[k:k + 2] for k in range(0, len(rows), 2))):
+            assert np.array_equal(seat_features(end), np.array([[r[name] for name in FEATURES] for r in pair]))
+            assert [r["win_share"] for r in pair] == search.play_out(end.clone())
+        lines.append(len(ends))
+    assert lines.count(1) >= 1 and lines[-1] == 2  # searches with one line's leaf, and the last with both
 
 
 def test_the_searches_are_found_inside_their_wrappers():
