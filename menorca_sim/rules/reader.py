@@ -79,8 +79,8 @@ class Table:
             raise self.fail(name, f"expected one of {', '.join(sorted(choices))}, got {value!r}")
         return value
 
-    def opt_str(self, name: str) -> str | None:
-        return None if name not in self.data else self.str(name)
+    def opt_str(self, name: str, choices: Iterable[str] | None = None) -> str | None:
+        return None if name not in self.data else self.str(name, choices=choices)
 
     def int_list(self, name: str, default: Any = _MISSING, minimum: int = 0, length: int | None = None) -> tuple[int, ...]:
         value = self.raw(name, default)

@@ -262,7 +262,7 @@ def _parse(t: Table, folder: Path, games_override: int | None, check_policy: Pol
         raise t.fail("name", problem)
     description = t.opt_str("description") or ""
     record_states = t.bool("record_states", False)
-    record_leaves = None if t.raw("record_leaves", None) is None else t.str("record_leaves", choices=LEAVES)
+    record_leaves = t.opt_str("record_leaves", choices=LEAVES)
     if record_leaves and not record_states:
         raise t.fail("record_leaves", "leaves are rows of the states table: set record_states = true too")
     ruleset_key = t.str("ruleset", "default")

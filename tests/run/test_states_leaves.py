@@ -29,18 +29,18 @@ STUDY = one_draw_study("leaves", 21, 4, 2, f'[policies]\nseats = ["{SEARCH}", "h
 def datasets(tmp_path_factory):
     """The same study with states only, and with deep and with principal leaves recorded."""
     states = STUDY.replace("seed = 21", "seed = 21\nrecord_states = true")
-    return run_studies(tmp_path_factory.mktemp("leaves"), {
-        "states": states, **{leaves: states.replace("record_states = true", f'record_states = true\nrecord_leaves = "{leaves}"')
-                             for leaves in ("deep", "principal")}})
+    texts = {"states": states, **{leaves: states.replace("record_states = true", f'record_states = true\nrecord_leaves = "{leaves}"')
+                                  for leaves in ("deep", "principal")}}
+    return dict(zip(texts, run_studies(tmp_path_factory.mktemp("leaves"), texts)))
 
 
 @pytest.mark.parametrize("leaves, per_search", [("deep", {1}), ("principal", {1, 2})])
 def test_recording_leaves_changes_no_game_and_adds_only_leaf_rows(datasets, leaves, per_search):
     """Deep leaves: one a sampled search; principal: one or two (the heuristic's move's
     line and the most visited move's, when they differ)."""
-    states, recorded = (pl.from_arrow(store.read_table(d, "states")) for d in (datasets[0], datasets[("deep", "principal").index(leaves) + 1]))
-    fingerprints = [store.read_table(d, "games")["fingerprint"].to_pylist() for d in datasets]
-    assert fingerprints[0] == fingerprints[1] == fingerprints[2]
+    states, recorded = (pl.from_arrow(store.read_table(datasets[name], "states")) for name in ("states", leaves))
+    fingerprints = [store.read_table(datasets[name], "games")["fingerprint"].to_pylist() for name in ("states", leaves)]
+    assert fingerprints[0] == fingerprints[1]
     assert recorded.filter(pl.col("kind") != "leaf").equals(states)
     leaf = recorded.filter(pl.col("kind") == "leaf")
     per_game = leaf.filter(pl.col("seat") == 0).group_by("game_id").len()["len"]
@@ -48,7 +48,7 @@ def test_recording_leaves_changes_no_game_and_adds_only_leaf_rows(datasets, leav
     labels = leaf.group_by("game_id", "action").agg(pl.col("win_share").sum(), pl.len())
     assert set((labels["len"] // 2).to_list()) == per_search  # one row per seat and leaf
     assert np.allclose(labels["win_share"], labels["len"] // 2)  # each leaf: one winner's share
-    assert store.check_dataset(datasets[2]).damaged == []
+    assert store.check_dataset(datasets[leaves]).damaged == []
 
 
 def test_a_leaf_is_a_state_deep_in_the_tree_labelled_by_greedy_play_from_it():
