@@ -64,6 +64,7 @@ bench: $(BUILT)
 	$(PY) benchmarks/routes_bench.py
 	$(PY) benchmarks/strong_players.py
 	$(PY) benchmarks/value_bench.py
+	$(PY) benchmarks/tree_sharing.py
 
 # Tune the heuristic by self-play into the preset heuristic_tuned (policies/presets/),
 # resuming a stopped search; then the ladder of players with its report (reports/ladder/),
