@@ -23,9 +23,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the repo's policies/
 
+from menorca_sim.game import Game  # noqa: E402
 from menorca_sim.play import play_game, seat_policies  # noqa: E402
 from menorca_sim.rules import load_ruleset  # noqa: E402
 from menorca_sim.run.states import watch_searches  # noqa: E402
+from policies.mcts import Mcts, Node  # noqa: E402
 
 
 class TreeWatch:
@@ -39,17 +41,17 @@ class TreeWatch:
         self.kept = self.transposed = self.false_keys = 0
         self.transposed_playouts = 0.0
 
-    def at_search(self, search, root) -> None:
+    def at_search(self, search: Mcts, root: Node) -> None:
         game = root.state
         below = self.previous.get(search.seat, {}).get(game.fingerprint())
         self.searches += 1
         self.budget += root.total
-        if below:
+        if below is not None:
             self.reused += 1
             self.reused_playouts += below
         nodes = _kept(root)
         self.previous[search.seat] = {node.state.fingerprint(): node.total for node in nodes}
-        seen: dict[str, object] = {}
+        seen: dict[str, Node] = {}
         for node in nodes:
             self.kept += 1
             key = _key(node.state)
@@ -64,7 +66,7 @@ class TreeWatch:
             self.transposed_playouts += node.total
 
 
-def _kept(root) -> list:
+def _kept(root: Node) -> list[Node]:
     """The tree's nodes whose state a playout kept, the root first."""
     found, stack = [], [root]
     while stack:
@@ -76,7 +78,7 @@ def _kept(root) -> list:
     return found
 
 
-def _key(game) -> str:
+def _key(game: Game) -> str:
     """The state as the players see it, what is decided and the legal moves."""
     return json.dumps([game.observation(), game.auction_state(), game.legal_actions()], sort_keys=True, default=str)
 
