@@ -2,7 +2,7 @@
 search starts at a state its seat's previous tree already read, and with how many
 playouts below it; and how often one tree reaches the same state by two paths.
 
-    .venv/bin/python benchmarks/tree_sharing.py [--games 10] [--players 2] [--spec mcts]
+    .venv/bin/python benchmarks/tree_sharing.py [--games 10] [--seed 0] [--players 2] [--spec mcts]
 
 Every seat plays `--spec`; each search is shown to a watcher after it ends (`Mcts.on_search`).
 
@@ -12,8 +12,10 @@ Every seat plays `--spec`; each search is shown to a watcher after it ends (`Mct
   tree would have saved.
 - **Transpositions.** Two kept nodes of one tree hold the same state when their public
   state, what is decided and the legal moves are alike (a key, not the engine's every
-  field). Each pair so keyed is checked by greedy play from both states to the end: the
-  same game must follow (the key's false matches are counted, not trusted)."""
+  field). Each node so keyed is checked against the first by greedy play from both
+  states to the end: the same game must follow (the key's false matches are counted, not
+  trusted). The playouts they account for are those below all but the most read node of
+  each state, what one node per state would have saved, whatever the order of the walk."""
 from __future__ import annotations
 
 import argparse
@@ -26,7 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the repo's po
 from menorca_sim.game import Game  # noqa: E402
 from menorca_sim.play import play_game, seat_policies  # noqa: E402
 from menorca_sim.rules import load_ruleset  # noqa: E402
-from menorca_sim.run.states import watch_searches  # noqa: E402
+from menorca_sim.run.states import _below, watch_searches  # noqa: E402
 from policies.mcts import Mcts, Node  # noqa: E402
 
 
@@ -51,31 +53,23 @@ class TreeWatch:
             self.reused_playouts += below
         nodes = _kept(root)
         self.previous[search.seat] = {node.state.fingerprint(): node.total for node in nodes}
-        seen: dict[str, Node] = {}
+        self.kept += len(nodes)
+        groups: dict[str, list[Node]] = {}
         for node in nodes:
-            self.kept += 1
-            key = _key(node.state)
-            if key not in seen:
-                seen[key] = node
-                continue
-            first = seen[key]
-            if search.play_out(first.state.clone()) != search.play_out(node.state.clone()):
-                self.false_keys += 1
-                continue
-            self.transposed += 1
-            self.transposed_playouts += node.total
+            groups.setdefault(_key(node.state), []).append(node)
+        for first, *others in (group for group in groups.values() if len(group) > 1):
+            outcome = search.play_out(first.state.clone())
+            alike = [first, *(node for node in others if search.play_out(node.state.clone()) == outcome)]
+            self.false_keys += len(others) + 1 - len(alike)
+            self.transposed += len(alike) - 1
+            # what one node per state would have saved: the playouts below all but the most read
+            totals = [node.total for node in alike]
+            self.transposed_playouts += sum(totals) - max(totals)
 
 
 def _kept(root: Node) -> list[Node]:
     """The tree's nodes whose state a playout kept, the root first."""
-    found, stack = [], [root]
-    while stack:
-        node = stack.pop()
-        if node is None or node.state is None:
-            continue
-        found.append(node)
-        stack.extend(node.children.values())
-    return found
+    return [root, *(node for node in _below(root, 1) if node.state is not None)]
 
 
 def _key(game: Game) -> str:
@@ -85,13 +79,14 @@ def _key(game: Game) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--games", type=int, default=10, help="seeds 0 .. games - 1")
+    parser.add_argument("--games", type=int, default=10, help="seeds seed .. seed + games - 1")
+    parser.add_argument("--seed", type=int, default=0, help="the first game's seed")
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--spec", default="mcts", help="the policy of every seat")
     args = parser.parse_args()
     rules = load_ruleset()
     watch = TreeWatch()
-    for seed in range(args.games):
+    for seed in range(args.seed, args.seed + args.games):
         seats = seat_policies([args.spec] * args.players, seed)
         watch_searches(seats, watch)
         play_game(rules, seed, seats)

@@ -15,7 +15,7 @@ from menorca_sim.game import Game
 from menorca_sim.play import seat_policies
 from menorca_sim.rules import load_ruleset
 from menorca_sim.run import parquet_store as store
-from menorca_sim.run.states import LEAF_DEPTH, StateRecorder, _below, watch_searches
+from menorca_sim.run.states import LEAF_DEPTH, StateRecorder, _below, _most_visited, watch_searches
 from menorca_sim.value.features import FEATURES, seat_features
 from policies.mcts import SEARCHED_BY_MODEL, Mcts
 
@@ -71,10 +71,6 @@ def test_a_leaf_is_a_state_deep_in_the_tree_labelled_by_greedy_play_from_it():
     deep = [node.state for node in _below(root, LEAF_DEPTH) if node.state is not None]
     matches = [state for state in deep if np.array_equal(seat_features(state), features)]
     assert matches and [r["win_share"] for r in rows] == search.play_out(matches[0].clone())
-
-
-def _most_visited(node) -> int:
-    return max(node.children, key=lambda k: (node.visits[k], node.value[k]))
 
 
 def _deepest_kept(node, depth: int):
