@@ -99,7 +99,7 @@ from typing import Callable
 
 import numpy as np
 
-from menorca_sim.value.model import ModelError, ValueModel, load_model
+from menorca_sim.value.model import ModelError, Value, load_model
 from policies.base import AUCTION_DECISIONS, register
 from policies.errors import PolicyError
 from policies.heuristic import PRESETS, Heuristic
@@ -119,7 +119,7 @@ MODELS = Path(__file__).resolve().parent / "models"
 @dataclass(frozen=True)
 class MctsParams:
     value: str = "model"  # how a leaf is scored: the learned value ("model") or wealth share after a rollout ("rollout")
-    model: str | None = None  # the learned value: a folder under policies/models/ (None: DEFAULT_MODELS' at the game's player count)
+    model: str | None = None  # the learned value (trees, a perceptron or a blend): a folder under policies/models/ (None: DEFAULT_MODELS' at the game's player count)
     playouts: int = 16  # per searched decision...
     company_playouts: int = 16  # ...but at most this many at a company's own decisions (sales, buy-backs, legacy purchases)
     depth: int = 0  # heuristic actions played after the tree...
@@ -211,7 +211,7 @@ class Node:
 
 class Mcts:
     def __init__(self, name: str, params: MctsParams, seat: int, rng: np.random.Generator,
-                 model: ValueModel | None = None) -> None:
+                 model: Value | None = None) -> None:
         self.name = name
         self.params = params
         self.seat = seat
@@ -422,7 +422,7 @@ class Mcts:
 
 
 @cache
-def _model(name: str) -> ValueModel:
+def _model(name: str) -> Value:
     """The learned value in policies/models/NAME, loaded once per process."""
     return load_model(MODELS / name)
 

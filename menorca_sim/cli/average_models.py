@@ -19,8 +19,11 @@ def command(models: tuple[str, ...], out: str) -> None:
     """Write the equal-weight average of the model folders MODELS (at least two) as one
     model folder: its log-odds that a seat wins are the mean of theirs. Two values fitted
     on different states err in different places, and the search compares sibling moves
-    by small differences of the value, which their average reads with less error."""
-    from menorca_sim.value.model import META_FILE, ModelError, average, check_new_folder, load_model
+    by small differences of the value, which their average reads with less error. Models
+    of trees average into one model of trees; with a perceptron among them the folder is
+    a blend, each member copied into it (menorca_sim/value/blend.py)."""
+    from menorca_sim.value.blend import write_blend
+    from menorca_sim.value.model import META_FILE, ModelError, ValueModel, average, check_new_folder, load_model
 
     if len(models) < 2:
         fail("average-models: name at least two model folders")
@@ -31,6 +34,11 @@ def command(models: tuple[str, ...], out: str) -> None:
         fail(str(exc))
     own = {folder: json.loads((Path(folder) / META_FILE).read_text(encoding="utf-8"))
            .get("held_out_log_loss", {}).get("model") for folder in models}
+    meta = {"average": {"models": list(models), "members_held_out_log_loss": own}}
+    if not all(isinstance(member, ValueModel) for member in members):
+        write_blend(models, Path(out), meta)
+        click.echo(f"{out}: the blend of {len(models)} models, their log-odds averaged")
+        return
     model = average(members)
-    model.save(Path(out), {"average": {"models": list(models), "members_held_out_log_loss": own}})
+    model.save(Path(out), meta)
     click.echo(f"{out}: the average of {len(models)} models, {model.feature.shape[0]} trees of depth {model.depth}")

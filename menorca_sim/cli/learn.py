@@ -12,12 +12,20 @@ from menorca_sim.cli.errors import fail, one_line_errors
               help="The model folder to write (a new or empty one), e.g. policies/models/value_v2.")
 @click.option("--trees", type=click.IntRange(min=1), default=150, show_default=True, help="Boosted trees.")
 @click.option("--depth", type=click.IntRange(min=1, max=12), default=5, show_default=True, help="Depth of each tree.")
+@click.option("--model", "kind", type=click.Choice(["trees", "perceptron"]), default="trees", show_default=True,
+              help="Boosted trees, or a perceptron (a smooth reading; docs/strong-players.md).")
+@click.option("--hidden", default="64,64", show_default=True, help="The perceptron's hidden layers' sizes.")
+@click.option("--epochs", type=click.IntRange(min=1), default=30, show_default=True,
+              help="The perceptron's passes over the rows.")
+@click.option("--kind-weight", "kind_weights", multiple=True, metavar="KIND=W",
+              help="Rows of that snapshot kind count W times more (repeatable), e.g. auction=10.")
 @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
               help="Seed of the held-out split and of the fit.")
 @click.option("--compare", multiple=True, type=click.Path(file_okay=False),
               help="Another model folder to score on the same held-out rows (repeatable), e.g. policies/models/value_v1.")
 @one_line_errors
-def command(datasets: tuple[str, ...], out: str, trees: int, depth: int, seed: int, compare: tuple[str, ...]) -> None:
+def command(datasets: tuple[str, ...], out: str, kind: str, trees: int, depth: int, hidden: str, epochs: int,
+            kind_weights: tuple[str, ...], seed: int, compare: tuple[str, ...]) -> None:
     """Fit each seat's final win share to its features at each snapshot (after the
     auction, after each OR, at a sample of the searched decisions), from the states
     tables of DATASETS (made by `run --record-states`); a fifth of the games is held out
@@ -29,7 +37,9 @@ def command(datasets: tuple[str, ...], out: str, trees: int, depth: int, seed: i
     from menorca_sim.learn.train import LearnError, Settings, learn
 
     try:
-        meta = learn(datasets, out, Settings(trees=trees, depth=depth, seed=seed), compare)
+        settings = Settings(model=kind, trees=trees, depth=depth, hidden=_sizes(hidden), epochs=epochs,
+                            kind_weights=tuple(map(_kind_weight, kind_weights)), seed=seed)
+        meta = learn(datasets, out, settings, compare)
     except LearnError as exc:
         fail(str(exc))
     loss, training = meta["held_out_log_loss"], meta["training"]
@@ -39,3 +49,24 @@ def command(datasets: tuple[str, ...], out: str, trees: int, depth: int, seed: i
         click.echo(f"  at {kind} snapshots: {by['model']:.4f} (wealth share {by['wealth_share']:.4f})")
     for name, other in loss.get("compared", {}).items():
         click.echo(f"  {name} on the same rows: " + ", ".join(f"{k} {v:.4f}" for k, v in other.items()))
+
+
+def _sizes(text: str) -> tuple[int, ...]:
+    try:
+        sizes = tuple(int(part) for part in text.split(","))
+    except ValueError:
+        sizes = ()
+    if not sizes or min(sizes) < 1:
+        fail(f"--hidden: the hidden layers' sizes, positive whole numbers separated by commas, not {text!r}")
+    return sizes
+
+
+def _kind_weight(text: str) -> tuple[str, float]:
+    kind, _, weight = text.partition("=")
+    try:
+        value = float(weight)
+    except ValueError:
+        value = float("nan")
+    if not kind or not value > 0 or value == float("inf"):
+        fail(f"--kind-weight: KIND=W with W a positive number (e.g. auction=10), not {text!r}")
+    return kind, value

@@ -4,7 +4,11 @@ The model is scikit-learn's HistGradientBoostingClassifier: a well-kept library 
 in the scientific stack the project uses (numpy, scipy), deterministic for a given
 `random_state`, fast on tens of thousands of rows, and its fitted trees (depth-limited)
 export to the arrays of `model.ValueModel`, so play never imports it. LightGBM would fit
-as well but brings a native library and OpenMP for no gain at this size.
+as well but brings a native library and OpenMP for no gain at this size. With
+`model="perceptron"` it is scikit-learn's MLPClassifier instead, exported to the arrays
+of `perceptron.Perceptron`: a smooth reading, which the search's deeper trees need
+(docs/strong-players.md, "A smooth value"); it is fitted on one thread (threadpoolctl,
+scikit-learn's own dependency) so that the same data give the same model anywhere.
 
 Each row is a seat at a snapshot; the target is the seat's final win share w, fitted as
 a classifier of "wins" with the row counted w times as a win and 1 - w times as a loss
@@ -20,6 +24,7 @@ import dataclasses
 import hashlib
 import math
 import time
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Sequence
@@ -29,7 +34,8 @@ import polars as pl
 
 from menorca_sim.run import parquet_store as store
 from menorca_sim.value.features import FEATURES
-from menorca_sim.value.model import ModelError, ValueModel, check_new_folder, from_histgb, load_model
+from menorca_sim.value.model import ModelError, Value, check_new_folder, from_histgb, load_model
+from menorca_sim.value.perceptron import Perceptron, from_mlp
 
 HELD_OUT = 0.2  # share of the games held out
 MIN_GAMES = 10  # fewer: no held-out games worth a log-loss
@@ -42,10 +48,14 @@ class LearnError(Exception):
 
 @dataclass(frozen=True)
 class Settings:
-    """The fit's knobs (defaults: the committed model's)."""
+    """The fit's knobs (defaults: the committed trees')."""
+    model: str = "trees"  # boosted trees, or a perceptron (menorca_sim/value/perceptron.py)
     trees: int = 150
     depth: int = 5
     learning_rate: float = 0.1
+    hidden: tuple[int, ...] = (64, 64)  # the perceptron's hidden layers
+    epochs: int = 30  # the perceptron's passes over the rows
+    kind_weights: tuple[tuple[str, float], ...] = ()  # (kind, w): rows of that snapshot kind count w times more
     seed: int = 0  # the held-out split's and the fit's
 
 
@@ -162,26 +172,52 @@ def log_losses(states: pl.DataFrame, shares: np.ndarray) -> dict[str, float]:
     return {key: round(loss, 4) for key, loss in losses.items()}
 
 
-def model_shares(model: ValueModel, states: pl.DataFrame) -> np.ndarray:
+def model_shares(model: Value, states: pl.DataFrame) -> np.ndarray:
     """The model's chance that each row's seat wins (before the scaling per snapshot),
     read from the columns the model names."""
     return 1.0 / (1.0 + np.exp(-model.scores(states.select(model.features).to_numpy())))
 
 
-def fit(train: pl.DataFrame, settings: Settings) -> ValueModel:
-    """The classifier of "wins" fitted to the rows, weighted by win share (see above)
-    and by their dataset's `weight`, if any."""
-    from sklearn.ensemble import HistGradientBoostingClassifier
-
+def fit(train: pl.DataFrame, settings: Settings) -> Value:
+    """The classifier of "wins" fitted to the rows, weighted by win share (see above),
+    by their dataset's `weight`, if any, and by their kind's (`kind_weights`)."""
     x = train.select(FEATURES).to_numpy()
     w = train["win_share"].to_numpy()
     counts = train["weight"].to_numpy() if "weight" in train.columns else np.ones(len(w))
+    kinds = train["kind"].to_numpy()
+    for kind, weight in settings.kind_weights:
+        counts = np.where(kinds == kind, counts * weight, counts)
+    x2, y2 = np.vstack([x, x]), np.r_[np.ones(len(w)), np.zeros(len(w))]
+    weights = np.r_[w * counts, (1.0 - w) * counts]
+    if settings.model == "perceptron":
+        return _fit_perceptron(x2, y2, weights, settings)
+    from sklearn.ensemble import HistGradientBoostingClassifier
+
     classifier = HistGradientBoostingClassifier(
         max_iter=settings.trees, max_depth=settings.depth, learning_rate=settings.learning_rate,
         early_stopping=False, random_state=settings.seed)
-    classifier.fit(np.vstack([x, x]), np.r_[np.ones(len(w)), np.zeros(len(w))],
-                   sample_weight=np.r_[w * counts, (1.0 - w) * counts])
+    classifier.fit(x2, y2, sample_weight=weights)
     return from_histgb(classifier, settings.depth, FEATURES)
+
+
+def _fit_perceptron(x: np.ndarray, y: np.ndarray, weights: np.ndarray, settings: Settings) -> Perceptron:
+    """scikit-learn's MLPClassifier (the library that fits the trees; it takes the same
+    weights), on standardised columns, a fixed number of epochs without early stopping
+    (whose validation rows would mix games), on one thread: the same fit on any machine."""
+    from sklearn.exceptions import ConvergenceWarning
+    from sklearn.neural_network import MLPClassifier
+    from threadpoolctl import threadpool_limits
+
+    half = x[: len(x) // 2]
+    mean, scale = half.mean(axis=0), half.std(axis=0)
+    scale[scale == 0] = 1.0
+    classifier = MLPClassifier(hidden_layer_sizes=settings.hidden, activation="relu", alpha=1e-4, batch_size=1024,
+                               learning_rate_init=1e-3, max_iter=settings.epochs, early_stopping=False,
+                               random_state=settings.seed, tol=0.0, n_iter_no_change=settings.epochs + 1)
+    with threadpool_limits(limits=1), warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)  # a fixed number of epochs is the point
+        classifier.fit((x - mean) / scale, y, sample_weight=weights)
+    return from_mlp(classifier, mean, scale, FEATURES)
 
 
 def learn(datasets: Sequence[str | Path], out: str | Path, settings: Settings = Settings(),
@@ -206,7 +242,7 @@ def learn(datasets: Sequence[str | Path], out: str | Path, settings: Settings = 
     meta = {
         "training": {"datasets": [str(d) for d in datasets], "rows": train.height, "held_out_rows": test.height,
                      "games": _games(train), "held_out_games": _games(test), "held_out": HELD_OUT,
-                     "settings": dataclasses.asdict(settings), "fit_s": round(fit_s, 1)},
+                     "settings": _settings_meta(settings), "fit_s": round(fit_s, 1)},
         "held_out_log_loss": {"model": model_loss["all"], "wealth_share": wealth_loss["all"],
                               "snapshots": _snapshots(test),
                               "by_kind": {kind: {"model": model_loss[kind], "wealth_share": wealth_loss[kind]}
@@ -216,6 +252,14 @@ def learn(datasets: Sequence[str | Path], out: str | Path, settings: Settings = 
     }
     model.save(out, meta)
     return meta
+
+
+def _settings_meta(settings: Settings) -> dict[str, Any]:
+    """The settings the fit used (a model of trees records what it always has)."""
+    used = dataclasses.asdict(settings)
+    if settings.model == "trees":
+        return {key: used[key] for key in ("trees", "depth", "learning_rate", "seed")}
+    return {key: used[key] for key in ("model", "hidden", "epochs", "kind_weights", "seed")}
 
 
 def _games(rows: pl.DataFrame) -> int:

@@ -17,10 +17,11 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence, Union
 
 import numpy as np
 
+from menorca_sim.value import blend, perceptron
 from menorca_sim.value.features import FEATURES, columns, seat_features
 from menorca_sim.value.trees import Forest
 
@@ -73,6 +74,11 @@ class ValueModel:
         (folder / META_FILE).write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
 
 
+Value = Union[ValueModel, perceptron.Perceptron, blend.Blend]
+"""What a search reads its leaves with: each has `features`, `scores(rows)`,
+`win_shares(rows)` and `evaluate(game)`."""
+
+
 def check_new_folder(folder: str | Path) -> None:
     """A ModelError unless `folder` is free for a new model (absent or an empty folder):
     checked before the work that makes the model, so a taken name costs nothing."""
@@ -81,19 +87,27 @@ def check_new_folder(folder: str | Path) -> None:
         raise ModelError(f"{folder}: exists and is not an empty folder (choose another --out)")
 
 
-def load_model(folder: str | Path) -> ValueModel:
-    """The model in `folder`; a ModelError when it is missing, damaged, or reads a column
-    this version does not compute (by name: a model reads the columns it was trained on,
-    whatever columns were added since)."""
+def load_model(folder: str | Path) -> Value:
+    """The model in `folder`: trees (ValueModel), a perceptron or a blend of models, as
+    its meta.json's `kind` says (trees without one); a ModelError when it is missing,
+    damaged, or reads a column this version does not compute (by name: a model reads the
+    columns it was trained on, whatever columns were added since)."""
     folder = Path(folder)
     try:
         meta = json.loads((folder / META_FILE).read_text(encoding="utf-8"))
+        kind = meta.get("kind", "trees")
+        if kind == blend.KIND:
+            return blend.read_blend(folder, meta, load_model)
         features = tuple(meta["features"])
         unknown = [name for name in features if name not in FEATURES]
+        if unknown:
+            raise ModelError(f"{folder}: the model reads features this version does not compute "
+                             f"({', '.join(unknown)}); train it again with `menorca-sim learn`")
+        if kind == perceptron.KIND:
+            return perceptron.read_perceptron(folder, meta)
+        if kind != "trees":
+            raise ModelError(f"{folder}: a model of kind {kind!r}, not trees, {perceptron.KIND} or {blend.KIND}")
         with np.load(folder / MODEL_FILE) as arrays:
-            if unknown:  # a ModelError: none of the handlers below takes it
-                raise ModelError(f"{folder}: the model reads features this version does not compute "
-                                 f"({', '.join(unknown)}); train it again with `menorca-sim learn`")
             model = ValueModel(features, int(arrays["depth"]), arrays["feature"].astype(np.intp),
                                arrays["threshold"], arrays["leaf"], float(arrays["baseline"]))
     except FileNotFoundError as exc:
