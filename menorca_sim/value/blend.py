@@ -70,6 +70,11 @@ def read_blend(folder: Path, meta: dict[str, Any], load: Any) -> Blend:
     """The blend in `folder` whose meta.json says `meta`, each member read by `load`
     (model.load_model)."""
     names = meta["members"]
-    if not isinstance(names, list) or len(names) < 2 or not all(isinstance(n, str) and "/" not in n for n in names):
+    if not isinstance(names, list) or len(names) < 2 or not all(_subfolder(name) for name in names):
         raise ValueError("members must name two or more of its subfolders")
     return Blend(tuple(load(folder / name) for name in names))
+
+
+def _subfolder(name: Any) -> bool:
+    """Whether `name` names a folder inside the blend's own (never its parent or itself)."""
+    return isinstance(name, str) and name not in ("", ".", "..") and Path(name).name == name

@@ -2,10 +2,9 @@
 
 Boosted trees (model.py) are step functions: two states one move apart read alike unless
 a threshold falls between them, and then they differ by a whole step. A perceptron's
-reading moves continuously with every column, which the search's deeper trees read
-better (docs/strong-players.md, "A smooth value"). It extrapolates linearly beyond the
-states it was trained on, where trees stay flat, so the search reads it averaged with
-trees (blend.py), never alone by default.
+reading moves continuously with every column. It extrapolates linearly beyond the
+states it was trained on, where trees stay flat: averaged with trees (blend.py) it made
+the strongest large search of the pilots (docs/strong-players.md, "A smooth value").
 
 On disk, a model folder holds `model.npz` (each layer's weights `w0, w1, ...` and biases
 `b0, b1, ...`; the first layer absorbs the columns' standardisation) and `meta.json`

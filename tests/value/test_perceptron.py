@@ -88,6 +88,7 @@ def test_average_models_with_a_perceptron_writes_a_blend_whole_by_itself(ruleset
     ("shapes", "damaged model (ValueError: layer shapes"),
     ("one_member", "damaged model (ValueError: members must name two or more of its subfolders)"),
     ("member_missing", "member1: not a model folder (no meta.json)"),
+    ("member_outside", "damaged model (ValueError: members must name two or more of its subfolders)"),
 ])
 def test_a_damaged_model_folder_is_refused_in_one_line(tmp_path, case, gist):
     perceptron, *_ = _perceptron([0, 1], 6)
@@ -99,7 +100,7 @@ def test_a_damaged_model_folder_is_refused_in_one_line(tmp_path, case, gist):
         (folder / META_FILE).write_text(json.dumps(meta))
     else:
         perceptron.save(folder / "member0", {})
-        members = ["member0"] if case == "one_member" else ["member0", "member1"]
+        members = {"one_member": ["member0"], "member_outside": ["member0", ".."]}.get(case, ["member0", "member1"])
         (folder / META_FILE).write_text(json.dumps({"kind": "blend", "members": members}))
     with pytest.raises(ModelError) as caught:
         load_model(folder)
