@@ -34,11 +34,11 @@ def command(datasets: tuple[str, ...], out: str, kind: str, trees: int, depth: i
     its 3-player rows only (any column of the states table, values comma-separated),
     and how much each of them counts: `reports/value_data_g5/data:kind=leaf:weight=10`
     gives its leaves (`record_leaves`), each counted ten times."""
-    from menorca_sim.learn.train import LearnError, Settings, learn
+    from menorca_sim.learn.train import LearnError, Settings, kind_weight, learn
 
     try:
         settings = Settings(model=kind, trees=trees, depth=depth, hidden=_sizes(hidden), epochs=epochs,
-                            kind_weights=tuple(map(_kind_weight, kind_weights)), seed=seed)
+                            kind_weights=tuple(map(kind_weight, kind_weights)), seed=seed)
         meta = learn(datasets, out, settings, compare)
     except LearnError as exc:
         fail(str(exc))
@@ -59,14 +59,3 @@ def _sizes(text: str) -> tuple[int, ...]:
     if not sizes or min(sizes) < 1:
         fail(f"--hidden: the hidden layers' sizes, positive whole numbers separated by commas, not {text!r}")
     return sizes
-
-
-def _kind_weight(text: str) -> tuple[str, float]:
-    kind, _, weight = text.partition("=")
-    try:
-        value = float(weight)
-    except ValueError:
-        value = float("nan")
-    if not kind or not value > 0 or value == float("inf"):
-        fail(f"--kind-weight: KIND=W with W a positive number (e.g. auction=10), not {text!r}")
-    return kind, value

@@ -130,6 +130,14 @@ def _dataset_spec(spec: str) -> tuple[Path, dict[str, list[str]], float]:
     return Path(folder), selection, 1.0 if weight is None else weight
 
 
+def kind_weight(text: str) -> tuple[str, float]:
+    """`KIND=W` (learn's --kind-weight) as (kind, W), W checked as a dataset's weight is."""
+    kind, sep, value = text.partition("=")
+    if not kind or not sep:
+        raise LearnError(f"--kind-weight: KIND=W with W a positive number (e.g. auction=10), not {text!r}")
+    return kind, _weight(f"--kind-weight {text}", value)
+
+
 def _weight(spec: str, text: str) -> float:
     try:
         weight = float(text)
