@@ -31,9 +31,12 @@ if the game ended, else by `value`:
   counted ten times: on UCB1 roots it loses to the rollout search more than value_v5 does,
   with halving at the root it beats value_v5's search 0.68 of 400 (docs/strong-players.md).
   The default at 2 players is value_v7, the average of value_v5 and value_v6 (one model
-  of both their trees, `menorca-sim average-models`), at more value_v5 (`DEFAULT_MODELS`):
+  of both their trees, `menorca-sim average-models`), at more value_v5 (`DEFAULT_VALUES`):
   the average beats value_v5 head to head and, unlike value_v6, also where value_v5 meets
   the rest of the panel (heuristic_tuned and the rollout search), at twice the trees.
+  From 64 playouts at 2 players the default is value_v8, a blend of a perceptron and
+  value_v7 (menorca_sim/value/blend.py): a smooth reading that tells a large tree's
+  leaves apart better and a small tree's worse than the trees alone.
 - `rollout`: each player's share of the total wealth after rollouts to the end of the
   next operating round (`ors=1`), the search before the learned value, kept as it
   played. Ending rollouts at the end of an operating round rather than after a fixed
@@ -62,7 +65,8 @@ What it plays, `backup`:
   (win share or wealth share: on rollouts 0.05; on the learned value a fifth of the fair
   share unless given, 0.1 at 2 players and 0.067 at 3: a win share's steps shrink with
   the seats, and at 3 players with two rollout searches value_v4 won 0.38 of 600 games
-  at 0.1, 0.435 of 1,800 on other seeds at 0.067; docs/strong-players.md).
+  at 0.1, 0.435 of 1,800 on other seeds at 0.067; docs/strong-players.md; on value_v8,
+  the default from 64 playouts at 2 players, 0.08, `DEFAULT_VALUES`).
 - `guarded`: the tree read as every seat plays, this player included: at each node the
   heuristic's choice, unless a rival tried there (with at least `min_visits` playouts)
   is worth `margin` more to the seat deciding there; an action is worth what its
@@ -119,7 +123,7 @@ MODELS = Path(__file__).resolve().parent / "models"
 @dataclass(frozen=True)
 class MctsParams:
     value: str = "model"  # how a leaf is scored: the learned value ("model") or wealth share after a rollout ("rollout")
-    model: str | None = None  # the learned value (trees, a perceptron or a blend): a folder under policies/models/ (None: DEFAULT_MODELS' at the game's player count)
+    model: str | None = None  # the learned value (trees, a perceptron or a blend): a folder under policies/models/ (None: DEFAULT_VALUES' at the game's player count and this budget)
     playouts: int = 16  # per searched decision...
     company_playouts: int = 16  # ...but at most this many at a company's own decisions (sales, buy-backs, legacy purchases)
     depth: int = 0  # heuristic actions played after the tree...
@@ -130,7 +134,7 @@ class MctsParams:
     # ("ucb"); None: halving at 2 players, UCB1 at more (the stronger at each count)
     root: str | None = None
     widen: float = 0.0  # progressive widening: after n visits a node tries 1 + floor(n ** widen) of them; 0: all at once
-    # the heuristic's choice stands unless the search's beats it by this much (None: FAIR_MARGIN / players; rollout: 0.05)
+    # the heuristic's choice stands unless the search's beats it by this much (None: DEFAULT_VALUES' share / players; rollout: 0.05)
     margin: float | None = None
     backup: str = "mean"  # what it plays: by the mean of the playouts, or the tree read as every seat plays ("guarded")
     min_visits: int = 2  # backup="guarded": a rival is weighed once it has this many playouts (one read is the noisiest)
@@ -150,15 +154,36 @@ class MctsParams:
             raise ValueError(f"backup must be one of {', '.join(BACKUPS)}, got {self.backup!r}")
 
 
-DEFAULT_MODELS = {2: "value_v7"}
-DEFAULT_MODEL = "value_v5"
-"""The learned value unless `model` is given: by player count, else DEFAULT_MODEL. At 2
-players value_v7, the average of value_v5 and value_v6: value_v6 beats value_v5 only
-head to head, their average beats both it and the panel; value_v6 reads 3-player tables
-worse, so value_v5 stays at more (docs/strong-players.md)."""
-
 FAIR_MARGIN = 0.2
 """The learned value's default margin, as a share of the fair share 1 / players."""
+
+
+@dataclass(frozen=True)
+class DefaultValue:
+    """The learned value `mcts` reads unless given `model`, from a budget on."""
+    playouts: int  # from this many playouts on
+    model: str  # its folder under policies/models/
+    margin: float = FAIR_MARGIN  # the margin unless given, as a share of the fair share
+
+
+DEFAULT_VALUES = {2: (DefaultValue(1, "value_v7"), DefaultValue(64, "value_v8", margin=0.16))}
+DEFAULT_VALUE = DefaultValue(1, "value_v5")
+"""By player count, from each budget on; else DEFAULT_VALUE. At 2 players value_v7, the
+average of value_v5 and value_v6: value_v6 beats value_v5 only head to head, their
+average beats both it and the panel; value_v6 reads 3-player tables worse, so value_v5
+stays at more. From 64 playouts at 2 players value_v8, the blend of a perceptron and
+value_v7, with a margin of 0.08: at 64 and 128 playouts it beats value_v7 at the same
+budget, at 32 it loses to it, and at 64 the smaller margin beats 0.1 clearly (at 32, on
+value_v7, not: docs/strong-players.md, "value_v8"). A model given by name keeps a fifth
+of the fair share, so the studies that name theirs play as they did."""
+
+
+def default_value(players: int, playouts: int) -> DefaultValue:
+    """The learned value `mcts(playouts=playouts)` reads at `players` unless given one."""
+    steps = DEFAULT_VALUES.get(players, (DEFAULT_VALUE,))
+    return [step for step in steps if playouts >= step.playouts][-1]
+
+
 ROLLOUT_DEFAULTS = {"ors": 1, "margin": 0.05, "root": "ucb"}
 """Where the rollout value's defaults differ: they are the search's before the learned value."""
 
@@ -233,12 +258,14 @@ class Mcts:
         if not self.rollout:
             greedy = replace(PRESETS[self.params.base], temperature=0.0)
             self.rollout = [Heuristic(self.params.base, greedy, s, self.rng) for s in range(game.players)]
+            share = FAIR_MARGIN  # a given model's
+            if self.model is None and self.params.value == "model":
+                default = default_value(game.players, self.params.playouts)
+                self.model, share = _model(default.model), default.margin
             if self.margin is None:
-                self.margin = FAIR_MARGIN / game.players
+                self.margin = share / game.players
             if self.root is None:
                 self.root = "halving" if game.players == 2 else "ucb"
-            if self.model is None and self.params.value == "model":
-                self.model = _model(DEFAULT_MODELS.get(game.players, DEFAULT_MODEL))
         banned = self._banned(game, legal)
         root = self._node(game, banned)
         root.actions = self._actions(root, game, legal, banned)
@@ -435,7 +462,8 @@ def _factory(args: str, seat: int, rng: np.random.Generator) -> Mcts:
         return Mcts("mcts", params, seat, rng)
     try:
         if params.model is None:  # the defaults, all loaded now: a damaged one is an error before any game
-            for name in dict.fromkeys((DEFAULT_MODEL, *DEFAULT_MODELS.values())):
+            names = (DEFAULT_VALUE.model, *(step.model for steps in DEFAULT_VALUES.values() for step in steps))
+            for name in dict.fromkeys(names):
                 _model(name)
         return Mcts("mcts", params, seat, rng, None if params.model is None else _model(params.model))
     except ModelError as exc:

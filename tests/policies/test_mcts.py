@@ -112,7 +112,7 @@ def test_the_model_is_loaded_once_per_process(monkeypatch):
     monkeypatch.setattr(mcts, "_model", mcts.cache(mcts._model.__wrapped__))  # a fresh cache, seeing the stub
     players = [mcts._factory(args, seat, np.random.default_rng(0))
                for seat, args in enumerate(["", "playouts=4", "model=value_v5", "value=rollout"])]
-    assert loads == [mcts.MODELS / "value_v5", mcts.MODELS / "value_v7"]  # the defaults, at the first player
+    assert loads == [mcts.MODELS / name for name in ("value_v5", "value_v7", "value_v8")]  # the defaults, at the first player
     assert [p.model for p in players] == [None, None, "model", None]  # a default is chosen at the first search
 
 
@@ -142,12 +142,15 @@ def _after_first_search(args: str, players: int) -> mcts.Mcts:
 
 
 @pytest.mark.parametrize("args, margins", [("playouts=1", {2: 0.1, 3: 0.2 / 3}),
+                                           ("playouts=64", {2: 0.08, 3: 0.2 / 3}),
+                                           ("playouts=64, model=value_v8", {2: 0.1}),
                                            ("playouts=1, margin=0.1", {2: 0.1, 3: 0.1}),
                                            ("playouts=1, margin=1", {3: 1.0}),
                                            ("playouts=1, value=rollout", {2: 0.05, 3: 0.05})])
-def test_the_learned_values_margin_is_a_fifth_of_the_fair_share_unless_given(args, margins):
+def test_the_learned_values_margin_is_a_share_of_the_fair_share_unless_given(args, margins):
     """A win share's steps shrink with the seats: the default margin does too (0.1 at 2
-    players, as before); a given margin, and the rollout value's, stay as they are."""
+    players, as before; 0.08 on value_v8, the default from 64 playouts there); a given
+    margin, the rollout value's, and a given model's, stay as they are."""
     for players, margin in margins.items():
         assert _after_first_search(args, players).margin == margin, (args, players)
 
@@ -164,12 +167,23 @@ def test_the_root_is_searched_by_halving_at_2_players_and_by_ucb1_at_more_unless
 
 
 @pytest.mark.parametrize("args, models", [("playouts=1", {2: "value_v7", 3: "value_v5"}),
-                                          ("playouts=1, model=value_v6", {2: "value_v6", 3: "value_v6"})])
-def test_the_learned_value_is_value_v7_at_2_players_and_value_v5_at_more_unless_given(args, models):
-    """value_v7, the average of value_v5 and value_v6, is the stronger value at 2 players;
-    value_v6 reads 3-player tables worse (docs/strong-players.md)."""
+                                          ("playouts=64", {2: "value_v8", 3: "value_v5"}),
+                                          ("playouts=64, model=value_v6", {2: "value_v6", 3: "value_v6"})])
+def test_the_learned_value_is_value_v7_at_2_players_value_v8_from_64_playouts_value_v5_at_more_unless_given(
+        args, models):
+    """value_v7, the average of value_v5 and value_v6, is the stronger value at 2 players
+    up to 32 playouts, value_v8 (a perceptron blended with it) from 64; value_v6 reads
+    3-player tables worse (docs/strong-players.md)."""
     for players, name in models.items():
         assert _after_first_search(args, players).model is mcts._model(name), (args, players)
+
+
+@pytest.mark.parametrize("players, playouts, name, margin", [
+    (2, 1, "value_v7", 0.2), (2, 63, "value_v7", 0.2), (2, 64, "value_v8", 0.16), (2, 1000, "value_v8", 0.16),
+    (3, 64, "value_v5", 0.2), (4, 1, "value_v5", 0.2)])
+def test_the_default_value_changes_at_its_budget_steps(players, playouts, name, margin):
+    default = mcts.default_value(players, playouts)
+    assert (default.model, default.margin) == (name, margin)
 
 
 def test_the_default_plays_at_3_players_as_it_did_before_halving():

@@ -39,7 +39,8 @@ def test_the_budget_ladder_doubles_each_step():
     ladder = load_experiment(EXPERIMENTS / "budget_ladder.toml", check_policy=check_policy_spec)
     assert {p.name: sorted(p.arrangements[2][0]) for p in ladder.populations} == {
         "default_vs_rollout": ["mcts", "mcts(value=rollout)"], "p32_vs_p16": ["mcts", "mcts(playouts=32)"],
-        "p64_vs_p32": ["mcts(playouts=32)", "mcts(playouts=64)"], "p128_vs_p64": ["mcts(playouts=128)", "mcts(playouts=64)"]}
+        "p64_vs_p32": ["mcts(playouts=32)", "mcts(playouts=64)"], "p128_vs_p64": ["mcts(playouts=128)", "mcts(playouts=64)"],
+        "p128_vs_v7_p64": ["mcts(model=value_v7, playouts=64)", "mcts(playouts=128)"]}
 
 
 def test_the_tuning_file_reads():

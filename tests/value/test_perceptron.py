@@ -123,3 +123,25 @@ def test_a_search_reads_its_leaves_with_a_blend_and_plays_the_same_game_twice(ru
         return play_game(ruleset, 7, seats).fingerprint()
 
     assert fingerprint(blend) == fingerprint(blend) != fingerprint(trees)
+
+
+def test_the_committed_value_v8_is_a_perceptron_blended_with_value_v7():
+    """What `make value`'s last steps write (the 2-player default's value from 64
+    playouts): a perceptron fitted on value_v6's rows with the auction's counted ten
+    times, and value_v7 copied file for file, their log-odds averaged."""
+    models = Path(__file__).parents[2] / "policies" / "models"
+    blend = load_model(models / "value_v8")
+    assert isinstance(blend, Blend) and isinstance(blend.members[0], Perceptron)
+    for name in ("meta.json", "model.npz"):
+        assert (models / "value_v8" / "member1" / name).read_bytes() == (models / "value_v7" / name).read_bytes()
+    training = json.loads((models / "value_v8" / "member0" / META_FILE).read_text())["training"]
+    assert training["settings"] | {"seed": 0} == {"model": "perceptron", "hidden": [64, 64], "epochs": 30,
+                                                 "kind_weights": [["auction", 10.0]], "seed": 0}
+    assert training["datasets"] == [
+        "reports/value_data/data:players=3", "reports/value_data_g2/data", "reports/value_data_g3/data",
+        "reports/value_data_g4/data", "reports/value_data_g5/data:kind=leaf:weight=10",
+        "reports/value_data_g6/data:kind=leaf:weight=10"]
+    rows = np.random.default_rng(3).normal(loc=20.0, scale=10.0, size=(4, len(blend.features)))
+    own = [[blend.features.index(name) for name in member.features] for member in blend.members]
+    mean = (blend.members[0].scores(rows[:, own[0]]) + blend.members[1].scores(rows[:, own[1]])) / 2
+    assert np.allclose(blend.scores(rows), mean)
