@@ -96,6 +96,9 @@ ladder: $(BUILT)
 # then value_v7, the average of value_v5 and value_v6 (the default at 2 players); last
 # value_v8, a perceptron fitted on value_v6's rows blended with value_v7 (the default at
 # 2 players from 64 playouts; the perceptron's folder is an intermediate under reports/).
+# value_v6's rows, which value_v8's perceptron is fitted on too
+VALUE_V6_DATA = reports/value_data/data:players=3 reports/value_data_g2/data reports/value_data_g3/data \
+	reports/value_data_g4/data reports/value_data_g5/data:kind=leaf:weight=10 reports/value_data_g6/data:kind=leaf:weight=10
 value: $(BUILT)
 	rm -rf reports/value_data/data reports/value_data_g2/data reports/value_data_g3/data reports/value_data_g4/data \
 		reports/value_data_g5/data reports/value_data_g6/data policies/models/value_v2 policies/models/value_v3 \
@@ -114,13 +117,9 @@ value: $(BUILT)
 		reports/value_data_g4/data --out policies/models/value_v5 --compare policies/models/value_v4
 	$(VENV)/bin/menorca-sim run experiments/value_data_g5.toml --out reports/value_data_g5/data --jobs 2 --quiet
 	$(VENV)/bin/menorca-sim run experiments/value_data_g6.toml --out reports/value_data_g6/data --jobs 2 --quiet
-	$(VENV)/bin/menorca-sim learn reports/value_data/data:players=3 reports/value_data_g2/data reports/value_data_g3/data \
-		reports/value_data_g4/data reports/value_data_g5/data:kind=leaf:weight=10 \
-		reports/value_data_g6/data:kind=leaf:weight=10 --out policies/models/value_v6 --compare policies/models/value_v5
+	$(VENV)/bin/menorca-sim learn $(VALUE_V6_DATA) --out policies/models/value_v6 --compare policies/models/value_v5
 	$(VENV)/bin/menorca-sim average-models policies/models/value_v5 policies/models/value_v6 --out policies/models/value_v7
-	$(VENV)/bin/menorca-sim learn reports/value_data/data:players=3 reports/value_data_g2/data reports/value_data_g3/data \
-		reports/value_data_g4/data reports/value_data_g5/data:kind=leaf:weight=10 \
-		reports/value_data_g6/data:kind=leaf:weight=10 --model perceptron --kind-weight auction=10 \
+	$(VENV)/bin/menorca-sim learn $(VALUE_V6_DATA) --model perceptron --kind-weight auction=10 \
 		--out reports/value_v8_perceptron
 	$(VENV)/bin/menorca-sim average-models reports/value_v8_perceptron policies/models/value_v7 --out policies/models/value_v8
 
